@@ -1,0 +1,68 @@
+/**
+ * LaMR's multi-rubric layer: K rubric heads, each a CRF with its own transitions, fused by a
+ * per-line mixture-of-experts gate g ∈ Δ^{K-1}: e_fused[t] = Σ_k g[t,k] · E_k[t].
+ */
+import { type CrfParams, marginals, viterbi } from './chain.js';
+
+export const RUBRICS = ['semantic', 'dependency'] as const;
+export type RubricName = (typeof RUBRICS)[number];
+
+export interface RubricEmissions {
+  /** Number of lines. */
+  n: number;
+  /** One emission array per rubric (line-major, [prune, keep] per line), in RUBRICS order. */
+  heads: Float64Array[];
+  /** Gate weights, line-major: gate[K*t + k], each row sums to 1. */
+  gate: Float64Array;
+  /** CRF parameters of each rubric head (same order) and of the fused decoder. */
+  headCrfs: CrfParams[];
+  fusedCrf: CrfParams;
+}
+
+/** e_fused[t] = Σ_k g[t,k] E_k[t], for both states. */
+export function fuseEmissions(r: RubricEmissions, out?: Float64Array): Float64Array {
+  const K = r.heads.length;
+  const fused = out ?? new Float64Array(2 * r.n);
+  fused.fill(0);
+  for (let k = 0; k < K; k++) {
+    const E = r.heads[k];
+    for (let t = 0; t < r.n; t++) {
+      const g = r.gate[K * t + k];
+      fused[2 * t] += g * E[2 * t];
+      fused[2 * t + 1] += g * E[2 * t + 1];
+    }
+  }
+  return fused;
+}
+
+/** Gate row normalisation from raw logits (softmax per line). */
+export function softmaxRows(logits: Float64Array, K: number): Float64Array {
+  const n = logits.length / K;
+  const g = new Float64Array(logits.length);
+  for (let t = 0; t < n; t++) {
+    let m = -Infinity;
+    for (let k = 0; k < K; k++) m = Math.max(m, logits[K * t + k]);
+    let z = 0;
+    for (let k = 0; k < K; k++) { const v = Math.exp(logits[K * t + k] - m); g[K * t + k] = v; z += v; }
+    for (let k = 0; k < K; k++) g[K * t + k] /= z;
+  }
+  return g;
+}
+
+export interface RubricMarginals {
+  /** P(keep) per line under each head's own CRF. */
+  heads: Float64Array[];
+  /** P(keep) per line under the fused CRF. */
+  fused: Float64Array;
+}
+
+export function rubricMarginals(r: RubricEmissions, fused: Float64Array, keepBias = 0): RubricMarginals {
+  return {
+    heads: r.heads.map((E, k) => marginals(E, r.headCrfs[k]).keep),
+    fused: marginals(fused, r.fusedCrf, keepBias).keep,
+  };
+}
+
+export function decodeFused(r: RubricEmissions, fused: Float64Array, keepBias: number, out?: Uint8Array): Uint8Array {
+  return viterbi(fused, r.fusedCrf, keepBias, out).path;
+}

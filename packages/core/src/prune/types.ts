@@ -1,0 +1,84 @@
+import type { Scorer } from '../scorers/types.js';
+import type { LanguageId } from '../syntax/types.js';
+import type { TokenCounter } from '../text/tokens.js';
+
+export interface PruneAblation {
+  /** Gate fixed to the semantic rubric: the dependency head does not contribute. */
+  noDependency?: boolean;
+  /** Skip AST-aware repair (headers, companions, closers, imports, definitions). */
+  noRepair?: boolean;
+  /** SWE-Pruner formulation: one emission (rubric mean), one transition matrix, no gate. */
+  singleHead?: boolean;
+  /** Uniform gate weights instead of the query-adaptive gate. */
+  noGate?: boolean;
+}
+
+export interface PruneOptions {
+  /** What the agent is trying to do. May be empty (then structure alone decides). */
+  query: string;
+  /** Compression ratio ≥ 1: 4 keeps at most a quarter of the tokens. Default 4 when `tokens` is absent. */
+  ratio?: number;
+  /** Absolute token budget > 0 (takes precedence over ratio). */
+  tokens?: number;
+  /** Language id or alias; omitted / 'auto' = detect from fileName, then content. */
+  language?: LanguageId | string | null;
+  fileName?: string;
+  /** A scorer instance, or 'lexical'. Default: lexical. */
+  scorer?: Scorer | 'lexical';
+  /** Counts the budget. Default: o200k_base. */
+  tokenCounter?: TokenCounter;
+  ablation?: PruneAblation;
+  signal?: AbortSignal;
+}
+
+export type KeepReason = 'evidence' | 'dependency' | 'repair';
+
+export interface LineInfo {
+  /** 1-based original line number. */
+  line: number;
+  kept: boolean;
+  /** Why the line is in the output; null when pruned. */
+  reason: KeepReason | null;
+  /** P(keep) under the semantic-evidence head. */
+  semantic: number;
+  /** P(keep) under the dependency-support head. */
+  dependency: number;
+  /** Gate weight of the semantic rubric (the dependency rubric gets 1 − gate). */
+  gate: number;
+  /** P(keep) under the fused CRF at the calibrated bias. */
+  keep: number;
+}
+
+export interface PruneStats {
+  originalTokens: number;
+  outputTokens: number;
+  budgetTokens: number;
+  /** originalTokens / outputTokens (Infinity when nothing is output). */
+  achievedRatio: number;
+  totalLines: number;
+  keptLineCount: number;
+  ms: number;
+  timings: { syntax: number; score: number; decode: number; render: number };
+  scorer: string;
+  backend: string;
+  tokenizer: string;
+  language: LanguageId | null;
+  /** How structure was obtained: a parse tree, indentation (no grammar), or none. */
+  syntax: 'tree-sitter' | 'indent';
+  /** ok: repaired and the output parses as well as the input; failed: could not make it parse; skipped: no grammar / disabled. */
+  repair: 'ok' | 'failed' | 'skipped' | 'disabled';
+  inputParseOk: boolean | null;
+  outputParseOk: boolean | null;
+  documentScore: number;
+  keepBias: number;
+  /** Defined degradations that happened, in words a user can act on. */
+  degraded: string[];
+}
+
+export interface PruneResult {
+  text: string;
+  /** 1-based original line numbers of the kept lines, ascending. */
+  keptLines: number[];
+  lines: LineInfo[];
+  stats: PruneStats;
+}

@@ -1,0 +1,28 @@
+/**
+ * A scorer turns (query, code, structure) into LaMR's rubric emissions and gate. The lexical
+ * scorer (lexical.ts) ships in the core; the neural backbone implements the same interface.
+ */
+import type { RubricEmissions } from '../crf/rubrics.js';
+import type { FileStructure, LanguageId } from '../syntax/types.js';
+
+export interface ScorerInput {
+  query: string;
+  lines: string[];
+  structure: FileStructure;
+  language: LanguageId | null;
+  signal?: AbortSignal;
+}
+
+export interface ScorerOutput extends RubricEmissions {
+  /** Document-level relevance of the whole input to the query (0..1 when calibrated). */
+  documentScore: number;
+  /** What actually ran, for stats: e.g. 'lexical', 'neural'. */
+  scorer: string;
+  /** 'cpu' for pure TypeScript, 'wasm' / 'webgpu' for ONNX backends. */
+  backend: string;
+}
+
+export interface Scorer {
+  readonly name: string;
+  score(input: ScorerInput): Promise<ScorerOutput> | ScorerOutput;
+}

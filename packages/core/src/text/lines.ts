@@ -1,0 +1,30 @@
+/**
+ * Lines are split on '\n' only: a '\r' before it stays in the line, so joining kept lines with
+ * '\n' reproduces every kept line byte for byte (CRLF files stay CRLF).
+ */
+export function splitLines(text: string): string[] {
+  return text.split('\n');
+}
+
+/** The line without a trailing '\r' (for classification, never for output). */
+export function lineBody(line: string): string {
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
+}
+
+/** '\r' when most lines end with CRLF: elision markers then use the file's own line ending. */
+export function dominantCarriageReturn(lines: string[]): string {
+  let cr = 0;
+  for (let i = 0; i < lines.length - 1; i++) if (lines[i].endsWith('\r')) cr++;
+  return cr * 2 > lines.length - 1 && cr > 0 ? '\r' : '';
+}
+
+/** Leading whitespace of a line (tabs kept as tabs). */
+export function indentOf(line: string): string {
+  let i = 0;
+  while (i < line.length && (line[i] === ' ' || line[i] === '\t')) i++;
+  return line.slice(0, i);
+}
+
+export function isBlank(line: string): boolean {
+  return lineBody(line).trim().length === 0;
+}
