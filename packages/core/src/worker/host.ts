@@ -1,0 +1,170 @@
+/**
+ * The worker-side implementation of PrunerWorkerApi, written against a small Engine interface so
+ * that it can be exercised without a real Worker. prune.worker.ts binds it to the library and
+ * exposes it with comlink.
+ */
+import type { AssetConfig, CtxpruneEnv, FetchLike } from '../config.js';
+import type { PruneOptions, PruneResult } from '../prune/types.js';
+import type { TokenCounter } from '../text/tokens.js';
+import type {
+  EngineChoice,
+  EngineReport,
+  PrunerWorkerApi,
+  SerializedError,
+  WorkerCapabilities,
+  WorkerInit,
+  WorkerPruneOptions,
+  WorkerPruneResult,
+  WorkerReply,
+} from './protocol.js';
+
+/** The part of the library the worker needs. */
+export interface Engine {
+  prune(text: string, options: PruneOptions): Promise<PruneResult>;
+  configure(patch: { assets?: Partial<AssetConfig>; fetch?: FetchLike }): CtxpruneEnv;
+  loadDefaultTokenCounter(): Promise<TokenCounter>;
+}
+
+export interface HostOptions {
+  /** Probe for a WebGPU adapter; default looks at navigator.gpu. */
+  probeWebGpu?: () => Promise<boolean>;
+  /** Yield to the event loop before starting work, so that a queued cancel can land first. */
+  yieldFirst?: boolean;
+}
+
+export function serializeError(e: unknown): SerializedError {
+  if (e && typeof e === 'object') {
+    const err = e as { name?: unknown; message?: unknown; code?: unknown };
+    return {
+      name: typeof err.name === 'string' ? err.name : 'Error',
+      message: typeof err.message === 'string' ? err.message : String(e),
+      ...(typeof err.code === 'string' ? { code: err.code } : {}),
+    };
+  }
+  return { name: 'Error', message: String(e) };
+}
+
+async function defaultProbeWebGpu(): Promise<boolean> {
+  const nav = (globalThis as { navigator?: { gpu?: { requestAdapter(): Promise<unknown> } } }).navigator;
+  if (!nav?.gpu) return false;
+  try {
+    const adapter = await Promise.race([
+      nav.gpu.requestAdapter(),
+      new Promise<null>((r) => setTimeout(() => r(null), 2000)),
+    ]);
+    return adapter != null;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Map the requested engine to what can run today. Only the lexical scorer ships; the neural
+ * scorer (WebGPU / WASM backends) joins when a model is bundled. Every fallback says so.
+ */
+export function resolveEngine(
+  requested: EngineChoice,
+  caps: WorkerCapabilities,
+): { scorer: 'lexical'; note: string | null } {
+  if (requested === 'lexical') return { scorer: 'lexical', note: null };
+  if (caps.neural) {
+    // Reserved for the neural scorer; until it exists, fall through to the lexical one.
+  }
+  if (requested === 'auto') {
+    return { scorer: 'lexical', note: 'No neural model is bundled yet, so auto picked the lexical scorer.' };
+  }
+  const what = requested === 'webgpu' ? 'WebGPU' : 'WASM';
+  const gpu = requested === 'webgpu' && !caps.webgpu ? ' (this browser also exposes no WebGPU adapter)' : '';
+  return {
+    scorer: 'lexical',
+    note: `The neural scorer on ${what} is not available: no model is bundled yet${gpu}. Ran the lexical scorer on the CPU instead.`,
+  };
+}
+
+function aborted(): WorkerReply<never> {
+  return { ok: false, error: { name: 'CtxpruneError', code: 'ABORTED', message: 'The request was cancelled.' } };
+}
+
+export function createWorkerHost(engine: Engine, opts: HostOptions = {}): PrunerWorkerApi {
+  const controllers = new Map<number, AbortController>();
+  const cancelledEarly = new Set<number>();
+  let caps: WorkerCapabilities | null = null;
+  const probe = opts.probeWebGpu ?? defaultProbeWebGpu;
+  const yieldFirst = opts.yieldFirst ?? true;
+
+  async function capabilities(): Promise<WorkerCapabilities> {
+    if (!caps) {
+      const g = globalThis as { crossOriginIsolated?: boolean; navigator?: { hardwareConcurrency?: number } };
+      caps = {
+        webgpu: await probe(),
+        neural: false,
+        crossOriginIsolated: g.crossOriginIsolated === true,
+        threads: g.navigator?.hardwareConcurrency ?? 1,
+      };
+    }
+    return caps;
+  }
+
+  return {
+    async init(init: WorkerInit): Promise<WorkerCapabilities> {
+      const a = init.assets;
+      if (a) {
+        const patch: Partial<AssetConfig> = {};
+        if (a.grammarUrls) patch.grammarUrls = { ...a.grammarUrls };
+        if (a.grammarBaseUrl !== undefined) patch.grammarBaseUrl = a.grammarBaseUrl;
+        if (a.treeSitterWasmUrl !== undefined) patch.treeSitterWasmUrl = a.treeSitterWasmUrl;
+        if (a.assetBase !== undefined) patch.assetBase = a.assetBase;
+        engine.configure({ assets: patch });
+      }
+      return capabilities();
+    },
+
+    async prune(text: string, options: WorkerPruneOptions, requestId: number) {
+      // A cancel may arrive before the request starts (it was superseded while queued).
+      if (cancelledEarly.delete(requestId)) return aborted();
+      const controller = new AbortController();
+      controllers.set(requestId, controller);
+      try {
+        if (yieldFirst) await new Promise((r) => setTimeout(r, 0));
+        if (controller.signal.aborted) return aborted();
+        const requested: EngineChoice = options.engine ?? 'auto';
+        const choice = resolveEngine(requested, await capabilities());
+        const { engine: _drop, ...rest } = options;
+        const result = await engine.prune(text, { ...rest, scorer: choice.scorer, signal: controller.signal });
+        if (controller.signal.aborted) return aborted();
+        const report: EngineReport = {
+          requested,
+          scorer: result.stats.scorer,
+          backend: result.stats.backend,
+          note: choice.note,
+        };
+        const value: WorkerPruneResult = { ...result, engine: report };
+        return { ok: true, value } as const;
+      } catch (e) {
+        if (controller.signal.aborted) return aborted();
+        return { ok: false, error: serializeError(e) } as const;
+      } finally {
+        controllers.delete(requestId);
+      }
+    },
+
+    cancel(requestId: number) {
+      const c = controllers.get(requestId);
+      if (c) c.abort();
+      else {
+        cancelledEarly.add(requestId);
+        // Bound the set: ids only grow, and a cancel for a finished request is harmless.
+        if (cancelledEarly.size > 1000) cancelledEarly.delete(cancelledEarly.values().next().value as number);
+      }
+    },
+
+    async countTokens(text: string) {
+      try {
+        const counter = await engine.loadDefaultTokenCounter();
+        return { ok: true, value: counter.count(text) } as const;
+      } catch (e) {
+        return { ok: false, error: serializeError(e) } as const;
+      }
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * The message contract between the page (client.ts) and the pruning worker (prune.worker.ts).
+ * Everything here crosses a structured-clone boundary: plain data only (no URL objects, no
+ * AbortSignal, no class instances).
+ */
+import type { PruneOptions, PruneResult } from '../prune/types.js';
+
+/**
+ * Which scorer/backend the caller asks for. 'lexical' is the pure-TypeScript scorer; 'webgpu' and
+ * 'wasm' name the neural scorer's ONNX backends; 'auto' picks the best that is available.
+ */
+export type EngineChoice = 'auto' | 'webgpu' | 'wasm' | 'lexical';
+export const ENGINE_CHOICES: readonly EngineChoice[] = ['auto', 'webgpu', 'wasm', 'lexical'];
+
+/** Asset locations the page resolved (e.g. Vite `?url` imports), passed to the worker at start. */
+export interface WorkerAssets {
+  /** Exact grammar URLs keyed by language id (python, typescript, tsx, c, csharp, …). */
+  grammarUrls?: Record<string, string>;
+  grammarBaseUrl?: string | null;
+  treeSitterWasmUrl?: string | null;
+  assetBase?: string;
+}
+
+export interface WorkerInit {
+  assets?: WorkerAssets;
+}
+
+/** What the worker found it can do; the UI uses it to label the engine picker honestly. */
+export interface WorkerCapabilities {
+  /** navigator.gpu exists and returned an adapter. */
+  webgpu: boolean;
+  /** A neural scorer (ONNX model) is bundled and loadable. */
+  neural: boolean;
+  crossOriginIsolated: boolean;
+  /** hardwareConcurrency seen by the worker. */
+  threads: number;
+}
+
+/** Prune options as they cross to the worker: no signal, no scorer/counter instances. */
+export type WorkerPruneOptions = Omit<PruneOptions, 'signal' | 'scorer' | 'tokenCounter'> & {
+  engine?: EngineChoice;
+};
+
+/** What actually ran for one request, next to what was asked for. */
+export interface EngineReport {
+  requested: EngineChoice;
+  scorer: string;
+  backend: string;
+  /** Set when the request could not be honoured as asked (a fallback happened), in words. */
+  note: string | null;
+}
+
+export interface WorkerPruneResult extends PruneResult {
+  engine: EngineReport;
+}
+
+export interface SerializedError {
+  name: string;
+  message: string;
+  /** CtxpruneError code when the failure was a deliberate one. */
+  code?: string;
+}
+
+/** Errors travel as data so that CtxpruneError codes survive the boundary. */
+export type WorkerReply<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
+
+export interface PrunerWorkerApi {
+  init(init: WorkerInit): Promise<WorkerCapabilities>;
+  prune(text: string, options: WorkerPruneOptions, requestId: number): Promise<WorkerReply<WorkerPruneResult>>;
+  cancel(requestId: number): void;
+  countTokens(text: string): Promise<WorkerReply<number>>;
+}

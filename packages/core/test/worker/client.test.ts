@@ -1,0 +1,296 @@
+/**
+ * The client's queueing logic against a fake worker: a MessageChannel whose far end exposes the
+ * real worker host (host.ts) over comlink, bound to a fake engine. The real worker, with the real
+ * pipeline, is exercised by the browser tests in e2e/.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { expose } from 'comlink';
+import { CtxpruneError } from '../../src/errors.js';
+import type { PruneOptions, PruneResult } from '../../src/prune/types.js';
+import { createWorkerHost, resolveEngine, type Engine } from '../../src/worker/host.js';
+import { createPrunerClient, isAbortError, WorkerCrashedError, type WorkerLike } from '../../src/worker/client.js';
+
+interface Call {
+  text: string;
+  options: PruneOptions;
+  release(): void;
+}
+
+function fakeResult(text: string, options: PruneOptions): PruneResult {
+  const lines = text.split('\n');
+  return {
+    text: lines[0] ?? '',
+    keptLines: [1],
+    lines: lines.map((_, i) => ({
+      line: i + 1,
+      kept: i === 0,
+      reason: i === 0 ? 'evidence' : null,
+      semantic: 0.5,
+      dependency: 0.5,
+      gate: 0.5,
+      keep: i === 0 ? 1 : 0,
+    })),
+    stats: {
+      originalTokens: text.length,
+      outputTokens: 1,
+      budgetTokens: options.tokens ?? 1,
+      achievedRatio: text.length,
+      totalLines: lines.length,
+      keptLineCount: 1,
+      ms: 1,
+      timings: { syntax: 0, score: 0, decode: 0, render: 0 },
+      scorer: typeof options.scorer === 'string' ? options.scorer : 'custom',
+      backend: 'cpu',
+      tokenizer: 'fake',
+      language: null,
+      syntax: 'indent',
+      repair: 'skipped',
+      inputParseOk: null,
+      outputParseOk: null,
+      documentScore: 0,
+      keepBias: 0,
+      degraded: [],
+    },
+  };
+}
+
+/** A fake engine whose prune calls wait until the test releases them (or auto-resolve). */
+function fakeEngine(auto = false) {
+  const calls: Call[] = [];
+  const configured: unknown[] = [];
+  const engine: Engine = {
+    prune(text, options) {
+      if (!text) return Promise.reject(new CtxpruneError('EMPTY_INPUT', 'The input is empty.'));
+      return new Promise((resolve, reject) => {
+        const call: Call = { text, options, release: () => resolve(fakeResult(text, options)) };
+        options.signal?.addEventListener('abort', () => reject(new CtxpruneError('ABORTED', 'aborted')));
+        calls.push(call);
+        if (auto) call.release();
+      });
+    },
+    configure(patch) {
+      configured.push(patch);
+      return {} as ReturnType<Engine['configure']>;
+    },
+    loadDefaultTokenCounter: async () => ({ name: 'fake', count: (t: string) => t.split(/\s+/).filter(Boolean).length }),
+  };
+  return { engine, calls, configured };
+}
+
+const opened: MessagePort[] = [];
+
+/** A WorkerLike over a MessageChannel; crash() fires 'error' like a dying Worker. */
+class FakeWorker extends EventTarget implements WorkerLike {
+  port: MessagePort;
+  far: MessagePort;
+  terminated = false;
+  constructor(engine: Engine) {
+    super();
+    const ch = new MessageChannel();
+    this.port = ch.port1;
+    this.far = ch.port2;
+    opened.push(ch.port1, ch.port2);
+    expose(createWorkerHost(engine, { probeWebGpu: async () => false }), this.far);
+  }
+  postMessage(message: unknown, transfer?: Transferable[]) {
+    if (!this.terminated) this.port.postMessage(message, transfer ?? []);
+  }
+  override addEventListener(type: string, l: EventListenerOrEventListenerObject, o?: AddEventListenerOptions) {
+    if (type === 'message') this.port.addEventListener(type, l as EventListener, o);
+    else super.addEventListener(type, l, o);
+  }
+  override removeEventListener(type: string, l: EventListenerOrEventListenerObject, o?: EventListenerOptions) {
+    if (type === 'message') this.port.removeEventListener(type, l as EventListener, o);
+    else super.removeEventListener(type, l, o);
+  }
+  start() {
+    this.port.start();
+  }
+  terminate() {
+    this.terminated = true;
+    this.port.close();
+    this.far.close();
+  }
+  crash(message = 'boom') {
+    const ev = new Event('error');
+    Object.defineProperty(ev, 'message', { value: message });
+    this.dispatchEvent(ev);
+  }
+}
+
+function setup(opts: { auto?: boolean; retries?: number } = {}) {
+  const engines: ReturnType<typeof fakeEngine>[] = [];
+  const workers: FakeWorker[] = [];
+  const client = createPrunerClient({
+    retries: opts.retries,
+    init: { assets: { grammarUrls: { python: '/g/python.wasm' }, treeSitterWasmUrl: '/ts.wasm' } },
+    createWorker: () => {
+      const e = fakeEngine(opts.auto);
+      engines.push(e);
+      const w = new FakeWorker(e.engine);
+      workers.push(w);
+      return w;
+    },
+  });
+  return { client, engines, workers };
+}
+
+const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
+async function until(cond: () => boolean, ms = 2000) {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) throw new Error('timed out waiting');
+    await tick(2);
+  }
+}
+
+afterEach(() => {
+  for (const p of opened.splice(0)) p.close();
+});
+
+describe('createPrunerClient', () => {
+  it('starts the worker lazily, passes asset URLs at init and returns results', async () => {
+    const { client, engines, workers } = setup({ auto: true });
+    expect(workers.length).toBe(0);
+    const r = await client.prune('a\nb\nc', { query: 'q', ratio: 2, engine: 'lexical' });
+    expect(r.keptLines).toEqual([1]);
+    expect(r.engine).toEqual({ requested: 'lexical', scorer: 'lexical', backend: 'cpu', note: null });
+    expect(engines[0].configured).toEqual([
+      { assets: { grammarUrls: { python: '/g/python.wasm' }, treeSitterWasmUrl: '/ts.wasm' } },
+    ]);
+    expect(engines[0].calls[0].options).toMatchObject({ query: 'q', ratio: 2, scorer: 'lexical' });
+    expect(engines[0].calls[0].options).not.toHaveProperty('engine');
+    client.dispose();
+  });
+
+  it('a newer request supersedes: the older rejects ABORTED and its result is never delivered', async () => {
+    const { client, engines } = setup();
+    const first = client.prune('one', { query: 'a' });
+    const firstOutcome = first.then(
+      () => 'resolved',
+      (e) => (isAbortError(e) ? 'aborted' : 'other'),
+    );
+    await until(() => engines[0]?.calls.length === 1);
+    const second = client.prune('two', { query: 'b' });
+    expect(await firstOutcome).toBe('aborted');
+    await until(() => engines[0].calls.length === 2);
+    // The old call was told to stop (its signal aborted in the worker).
+    expect(engines[0].calls[0].options.signal?.aborted).toBe(true);
+    engines[0].calls[1].release();
+    const r = await second;
+    expect(r.text).toBe('two');
+    client.dispose();
+  });
+
+  it('a request superseded while still queued never reaches the engine', async () => {
+    const { client, engines } = setup({ auto: true });
+    const results: string[] = [];
+    const ps = ['a', 'b', 'c', 'd'].map((t) =>
+      client.prune(t, { query: '' }).then(
+        (r) => results.push(r.text),
+        (e) => results.push(isAbortError(e) ? `aborted:${t}` : 'error'),
+      ),
+    );
+    await Promise.all(ps);
+    expect(results).toEqual(['aborted:a', 'aborted:b', 'aborted:c', 'd']);
+    // Cancels arrive before the yield in the host, so only the last one is pruned.
+    expect(engines[0].calls.map((c) => c.text)).toEqual(['d']);
+    client.dispose();
+  });
+
+  it('an AbortSignal cancels one request; supersede:false keeps others running', async () => {
+    const { client, engines } = setup();
+    const ac = new AbortController();
+    const a = client.prune('a', { query: '', signal: ac.signal });
+    const b = client.prune('b', { query: '', supersede: false });
+    await until(() => engines[0]?.calls.length === 2);
+    ac.abort();
+    await expect(a).rejects.toMatchObject({ code: 'ABORTED' });
+    engines[0].calls[1].release();
+    expect((await b).text).toBe('b');
+    await expect(client.prune('x', { query: '', signal: ac.signal })).rejects.toMatchObject({ code: 'ABORTED' });
+    client.dispose();
+  });
+
+  it('keeps CtxpruneError codes across the boundary', async () => {
+    const { client } = setup({ auto: true });
+    const err = await client.prune('', { query: '' }).catch((e) => e);
+    expect(err).toBeInstanceOf(CtxpruneError);
+    expect(err.code).toBe('EMPTY_INPUT');
+    expect(err.message).toBe('The input is empty.');
+    client.dispose();
+  });
+
+  it('restarts a crashed worker and retries the in-flight request once', async () => {
+    const { client, engines, workers } = setup();
+    const p = client.prune('code', { query: 'q' });
+    await until(() => engines[0]?.calls.length === 1);
+    workers[0].crash();
+    await until(() => engines[1]?.calls.length === 1);
+    expect(workers[0].terminated).toBe(true);
+    expect(client.starts).toBe(2);
+    // A late reply from the dead worker must not count.
+    engines[1].calls[0].release();
+    expect((await p).text).toBe('code');
+    client.dispose();
+  });
+
+  it('a second crash rejects with a clear WorkerCrashedError, and the next request starts fresh', async () => {
+    const { client, engines, workers } = setup();
+    const p = client.prune('code', { query: 'q' }).catch((e) => e);
+    await until(() => engines[0]?.calls.length === 1);
+    workers[0].crash('out of memory');
+    await until(() => engines[1]?.calls.length === 1);
+    workers[1].crash('out of memory');
+    const err = await p;
+    expect(err).toBeInstanceOf(WorkerCrashedError);
+    expect(err.message).toMatch(/stopped unexpectedly 2 times \(out of memory\)/);
+    const next = client.prune('again', { query: '' });
+    await until(() => engines[2]?.calls.length === 1);
+    engines[2].calls[0].release();
+    expect((await next).text).toBe('again');
+    client.dispose();
+  });
+
+  it('a crash with nothing pending does not restart until the next request', async () => {
+    const { client, workers } = setup({ auto: true });
+    await client.prune('a', { query: '' });
+    workers[0].crash();
+    await tick(20);
+    expect(workers.length).toBe(1);
+    expect((await client.prune('b', { query: '' })).text).toBe('b');
+    expect(workers.length).toBe(2);
+    client.dispose();
+  });
+
+  it('dispose rejects pending requests and terminates the worker', async () => {
+    const { client, engines, workers } = setup();
+    const p = client.prune('a', { query: '' });
+    await until(() => engines[0]?.calls.length === 1);
+    client.dispose();
+    await expect(p).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(workers[0].terminated).toBe(true);
+    await expect(client.prune('b', { query: '' })).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
+  it('counts tokens without superseding prunes, and reports capabilities', async () => {
+    const { client } = setup({ auto: true });
+    const [r, n] = await Promise.all([client.prune('x y', { query: '' }), client.countTokens('one two three')]);
+    expect(r.text).toBe('x y');
+    expect(n).toBe(3);
+    expect(await client.capabilities()).toMatchObject({ webgpu: false, neural: false });
+    client.dispose();
+  });
+});
+
+describe('resolveEngine', () => {
+  const caps = { webgpu: false, neural: false, crossOriginIsolated: false, threads: 2 };
+  it('lexical runs as asked', () => {
+    expect(resolveEngine('lexical', caps)).toEqual({ scorer: 'lexical', note: null });
+  });
+  it('neural requests fall back to lexical with a note saying so', () => {
+    expect(resolveEngine('webgpu', caps).note).toMatch(/WebGPU is not available.*no WebGPU adapter.*lexical/);
+    expect(resolveEngine('wasm', { ...caps, webgpu: true }).note).toMatch(/WASM is not available.*lexical/);
+    expect(resolveEngine('auto', caps).note).toMatch(/auto picked the lexical scorer/);
+  });
+});
