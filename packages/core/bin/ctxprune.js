@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// Thin launcher: the CLI is compiled to dist/ by `npm run build` (run by `npm ci` via prepare).
+import('../dist/cli/main.js')
+  .then((m) => m.main(process.argv.slice(2)))
+  .then((code) => { process.exitCode = code ?? 0; })
+  .catch((err) => {
+    if (err && err.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes('dist')) {
+      console.error('ctxprune: the library is not built; run `npm run build` at the repository root.');
+    } else {
+      console.error(`ctxprune: ${err && err.message ? err.message : err}`);
+    }
+    process.exitCode = 1;
+  });

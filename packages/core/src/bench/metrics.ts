@@ -1,0 +1,66 @@
+/** Gold-line recall and the summary the README's benchmark table shows. Pure. */
+
+export interface CaseOutcome {
+  id: string;
+  ratio: number;
+  keptLines: number[];
+  originalTokens: number;
+  outputTokens: number;
+  budgetTokens: number;
+  parseOk: boolean | null;
+  inputParseOk: boolean | null;
+  ms: number;
+  recall: number;
+  allKept: boolean;
+  language?: string;
+}
+
+export function goldRecall(keptLines: number[], gold: number[]): { recall: number; allKept: boolean } {
+  if (gold.length === 0) return { recall: 1, allKept: true };
+  const kept = new Set(keptLines);
+  let hit = 0;
+  for (const g of gold) if (kept.has(g)) hit++;
+  return { recall: hit / gold.length, allKept: hit === gold.length };
+}
+
+function quantile(sorted: number[], q: number): number {
+  if (!sorted.length) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[i];
+}
+
+export interface BenchSummary {
+  cases: number;
+  recall: number;
+  allKept: number;
+  budgetCompliance: number;
+  /** Share of cases whose input parses whose output parses too. */
+  parseValidity: number;
+  parseCases: number;
+  msMedian: number;
+  msP95: number;
+}
+
+export function summarize(outcomes: CaseOutcome[]): BenchSummary {
+  const n = outcomes.length || 1;
+  const ms = outcomes.map((o) => o.ms).sort((a, b) => a - b);
+  const parseable = outcomes.filter((o) => o.inputParseOk === true);
+  return {
+    cases: outcomes.length,
+    recall: outcomes.reduce((s, o) => s + o.recall, 0) / n,
+    allKept: outcomes.filter((o) => o.allKept).length / n,
+    budgetCompliance: outcomes.filter((o) => o.outputTokens <= o.budgetTokens).length / n,
+    parseValidity: parseable.length ? parseable.filter((o) => o.parseOk === true).length / parseable.length : NaN,
+    parseCases: parseable.length,
+    msMedian: quantile(ms, 0.5),
+    msP95: quantile(ms, 0.95),
+  };
+}
+
+export function formatSummaryRow(label: string, s: BenchSummary): string {
+  const pct = (x: number) => (Number.isNaN(x) ? '–' : `${(100 * x).toFixed(1)}%`);
+  return `| ${label} | ${s.recall.toFixed(3)} | ${s.allKept.toFixed(3)} | ${pct(s.budgetCompliance)} | ${pct(s.parseValidity)} | ${s.msMedian.toFixed(1)} | ${s.msP95.toFixed(1)} |`;
+}
+
+export const SUMMARY_HEADER =
+  '| run | recall | all kept | budget ok | parses | ms median | ms p95 |\n|---|---|---|---|---|---|---|';

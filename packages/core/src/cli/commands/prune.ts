@@ -1,0 +1,49 @@
+import { readFile } from 'node:fs/promises';
+import { CtxpruneError } from '../../errors.js';
+import { prune } from '../../prune/pipeline.js';
+import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
+import type { Command } from '../main.js';
+import { ablationFromArgs, ABLATION_FLAGS } from './shared.js';
+
+export const command: Command = {
+  summary: 'prune one file for a query under a token budget',
+  usage: 'ctxprune prune FILE --query TEXT (--ratio R | --tokens N) [--language L] [--scorer lexical] [--json] [--no-repair|--no-dependency|--single-head|--no-gate]',
+  async run(argv, io) {
+    const args = parseArgs(argv, ['json', ...ABLATION_FLAGS]);
+    const file = args.positionals[0];
+    if (!file) throw new CtxpruneError('INVALID_OPTION', `a FILE is required\nusage: ${this.usage}`);
+    const query = stringFlag(args, 'query');
+    if (query === undefined) throw new CtxpruneError('INVALID_OPTION', '--query is required');
+    const scorer = stringFlag(args, 'scorer') ?? 'lexical';
+    if (scorer !== 'lexical') {
+      throw new CtxpruneError('INVALID_OPTION', `--scorer ${scorer} is not available: this build ships the lexical scorer only`);
+    }
+    let text: string;
+    try {
+      const bytes = await readFile(file);
+      text = bytes.toString('utf8');
+    } catch (e) {
+      throw new CtxpruneError('INVALID_OPTION', `cannot read ${file}: ${(e as Error).message}`);
+    }
+    const result = await prune(text, {
+      query,
+      ratio: numberFlag(args, 'ratio'),
+      tokens: numberFlag(args, 'tokens'),
+      language: stringFlag(args, 'language'),
+      fileName: file,
+      ablation: ablationFromArgs(args),
+    });
+    if (boolFlag(args, 'json')) {
+      io.out(JSON.stringify(result));
+    } else {
+      io.out(result.text);
+      const s = result.stats;
+      io.err(
+        `ctxprune: ${s.originalTokens} → ${s.outputTokens} tokens (budget ${s.budgetTokens}, ${s.achievedRatio.toFixed(2)}×), ` +
+          `${s.keptLineCount}/${s.totalLines} lines, ${s.language ?? 'unknown language'}, repair ${s.repair}, ${s.ms.toFixed(1)} ms` +
+          (s.degraded.length ? `\nnote: ${s.degraded.join('; ')}` : ''),
+      );
+    }
+    return 0;
+  },
+};

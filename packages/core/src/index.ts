@@ -1,0 +1,18 @@
+/** Public API of @ctxprune/core. */
+export { prune } from './prune/pipeline.js';
+export type { PruneOptions, PruneResult, PruneStats, LineInfo, KeepReason, PruneAblation } from './prune/types.js';
+export { configure, env } from './config.js';
+export type { CtxpruneEnv, AssetConfig, FetchLike } from './config.js';
+export { CtxpruneError, isCtxpruneError } from './errors.js';
+export type { CtxpruneErrorCode } from './errors.js';
+export { LANGUAGES, LineKind } from './syntax/types.js';
+export type { LanguageId, FileStructure } from './syntax/types.js';
+export { detectLanguage, parseLanguageName } from './syntax/index.js';
+export { loadDefaultTokenCounter, approximateCounter } from './text/tokens.js';
+export type { TokenCounter } from './text/tokens.js';
+export { LexicalScorer } from './scorers/lexical.js';
+export type { Scorer, ScorerInput, ScorerOutput } from './scorers/types.js';
+export { viterbi, marginals, crfParams } from './crf/chain.js';
+export type { CrfParams } from './crf/chain.js';
+export { fuseEmissions, RUBRICS } from './crf/rubrics.js';
+export type { RubricEmissions } from './crf/rubrics.js';

@@ -1,0 +1,91 @@
+/**
+ * Budget calibration: search the keep bias added to the fused emissions until the decoded,
+ * repaired and rendered output fits the token budget. The search steers with per-line token
+ * costs (fast); the caller re-counts the final text exactly and tightens if needed.
+ */
+import { type CrfParams, viterbi } from '../crf/chain.js';
+import type { FileStructure } from '../syntax/types.js';
+import { elisionMarker } from '../text/elision.js';
+import type { TokenCounter } from '../text/tokens.js';
+import { Reason } from './reasons.js';
+import { isStandaloneLine, repairKeepSet, type RepairOptions } from './repair.js';
+
+export interface SelectionContext {
+  lines: string[];
+  structure: FileStructure;
+  fused: Float64Array;
+  fusedCrf: CrfParams;
+  /** Per line: 1 when the semantic rubric's weighted keep emission outweighs the dependency one. */
+  evidenceLed: Uint8Array;
+  costs: Float64Array;
+  counter: TokenCounter;
+  commentPrefix: string;
+  cr: string;
+  repair: RepairOptions | null;
+  companions: Map<number, number[]>;
+}
+
+export interface Selection {
+  keep: Uint8Array;
+  reason: Uint8Array;
+  estimatedTokens: number;
+  bias: number;
+}
+
+function markerCost(ctx: SelectionContext, cache: Map<string, number>, from: number, to: number): number {
+  const m = elisionMarker(ctx.lines, from, to, ctx.commentPrefix, ctx.cr, to + 1 < ctx.lines.length ? to + 1 : -1);
+  let c = cache.get(m);
+  if (c === undefined) { c = ctx.counter.count(m + '\n'); cache.set(m, c); }
+  return c;
+}
+
+/** Decode at `bias`, repair, fill gaps cheaper than their marker, and estimate the tokens. */
+export function selectAt(ctx: SelectionContext, bias: number, cache: Map<string, number>): Selection {
+  const n = ctx.lines.length;
+  const keep = viterbi(ctx.fused, ctx.fusedCrf, bias).path;
+  const reason = new Uint8Array(n);
+  for (let t = 0; t < n; t++) if (keep[t]) reason[t] = ctx.evidenceLed[t] ? Reason.Evidence : Reason.Dependency;
+  if (ctx.repair) repairKeepSet(keep, reason, ctx.structure, ctx.repair, ctx.companions);
+
+  let tokens = 0;
+  let t = 0;
+  while (t < n) {
+    if (keep[t]) { tokens += ctx.costs[t]; t++; continue; }
+    let e = t;
+    let gapCost = ctx.costs[t];
+    let standalone = isStandaloneLine(ctx.structure, t);
+    while (e + 1 < n && !keep[e + 1]) { e++; gapCost += ctx.costs[e]; standalone &&= isStandaloneLine(ctx.structure, e); }
+    const mc = markerCost(ctx, cache, t, e);
+    // A gap cheaper than its own marker is shown as is.
+    if (standalone && gapCost <= mc) {
+      for (let x = t; x <= e; x++) { keep[x] = 1; reason[x] = Reason.Repair; }
+      tokens += gapCost;
+    } else tokens += mc;
+    t = e + 1;
+  }
+  return { keep, reason, estimatedTokens: tokens, bias };
+}
+
+/**
+ * The largest-bias selection whose estimate fits `budget`, or null when even the all-pruned
+ * selection does not. Bisection over the bias; the cost is non-decreasing in it up to ties.
+ */
+export function calibrate(ctx: SelectionContext, budget: number, cache: Map<string, number>): Selection | null {
+  let maxAbs = 1;
+  for (let i = 0; i < ctx.fused.length; i++) maxAbs = Math.max(maxAbs, Math.abs(ctx.fused[i]));
+  let maxT = 0;
+  for (let i = 0; i < 4; i++) maxT = Math.max(maxT, Math.abs(ctx.fusedCrf.transitions[i]));
+  const bound = 2 * maxAbs + 4 * maxT + Math.abs(ctx.fusedCrf.start[1]) + Math.abs(ctx.fusedCrf.end[1]) + 1;
+  let lo = -bound, hi = bound;
+  const low = selectAt(ctx, lo, cache);
+  if (low.estimatedTokens > budget) return null;
+  let best = low;
+  const high = selectAt(ctx, hi, cache);
+  if (high.estimatedTokens <= budget) return high;
+  for (let iter = 0; iter < 36 && hi - lo > 1e-4; iter++) {
+    const mid = (lo + hi) / 2;
+    const s = selectAt(ctx, mid, cache);
+    if (s.estimatedTokens <= budget) { best = s; lo = mid; } else hi = mid;
+  }
+  return best;
+}

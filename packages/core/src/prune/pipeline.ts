@@ -1,0 +1,238 @@
+/**
+ * prune(): emissions → budget calibration → Viterbi decode → AST-aware repair → render.
+ * The only async steps are grammar loading/parsing and the scorer; the rest is pure.
+ */
+import { fuseEmissions, rubricMarginals, type RubricEmissions } from '../crf/rubrics.js';
+import { CtxpruneError } from '../errors.js';
+import { LexicalScorer } from '../scorers/lexical.js';
+import type { Scorer, ScorerOutput } from '../scorers/types.js';
+import { analyzeByIndent, analyzeTree, countErrors, detectLanguage, loadParser, parseLanguageName } from '../syntax/index.js';
+import type { FileStructure, LanguageId } from '../syntax/types.js';
+import { commentPrefixFor, renderKept } from '../text/elision.js';
+import { dominantCarriageReturn, splitLines } from '../text/lines.js';
+import { lineTokenCosts, loadDefaultTokenCounter, type TokenCounter } from '../text/tokens.js';
+import { calibrate, type Selection, type SelectionContext } from './budget.js';
+import { REASON_NAMES, Reason } from './reasons.js';
+import { companionIndex } from './repair.js';
+import type { LineInfo, PruneOptions, PruneResult, PruneStats } from './types.js';
+import { checkAborted, resolveBudget, validateText } from './validate.js';
+
+/** Above these sizes the parse is skipped and structure comes from indentation. */
+const MAX_PARSE_CHARS = 2 * 1024 * 1024;
+const MAX_MEAN_LINE_CHARS = 1000;
+
+const defaultScorer = new LexicalScorer();
+
+interface SyntaxInfo {
+  structure: FileStructure;
+  language: LanguageId | null;
+  parsed: boolean;
+}
+
+async function resolveSyntax(text: string, lines: string[], opts: PruneOptions, degraded: string[]): Promise<SyntaxInfo> {
+  let language: LanguageId | null = null;
+  const requested = opts.language;
+  if (requested && requested !== 'auto') {
+    language = parseLanguageName(requested);
+    if (!language) degraded.push(`unknown language "${requested}": pruned line by line without syntax repair`);
+  } else {
+    language = detectLanguage(opts.fileName, text);
+    if (!language) degraded.push('language not detected: pruned line by line without syntax repair');
+  }
+  if (!language) return { structure: analyzeByIndent(lines, null), language: null, parsed: false };
+  if (text.length > MAX_PARSE_CHARS || text.length / lines.length > MAX_MEAN_LINE_CHARS) {
+    degraded.push('input too large or minified to parse: structure from indentation, no syntax repair');
+    return { structure: analyzeByIndent(lines, language), language, parsed: false };
+  }
+  try {
+    const { parser } = await loadParser(language);
+    const tree = parser.parse(text);
+    if (!tree) throw new Error('parser returned no tree');
+    try {
+      return { structure: analyzeTree(tree, language, lines.length), language, parsed: true };
+    } finally {
+      tree.delete();
+    }
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    degraded.push(`syntax unavailable for ${language} (${why}): structure from indentation, no syntax repair`);
+    return { structure: analyzeByIndent(lines, language), language, parsed: false };
+  }
+}
+
+async function outputErrors(language: LanguageId, text: string): Promise<number> {
+  const { parser } = await loadParser(language);
+  const tree = parser.parse(text);
+  if (!tree) return Number.POSITIVE_INFINITY;
+  try { return countErrors(tree); } finally { tree.delete(); }
+}
+
+/** Apply the ablation switches to the scorer's rubric output. */
+function ablate(r: ScorerOutput, opts: PruneOptions): RubricEmissions {
+  const a = opts.ablation ?? {};
+  const K = r.heads.length;
+  if (a.singleHead) {
+    // SWE-Pruner's formulation: one emission (the rubric mean), one transition matrix, no gate.
+    const one = new Float64Array(2 * r.n);
+    for (const E of r.heads) for (let i = 0; i < one.length; i++) one[i] += E[i] / K;
+    const gate = new Float64Array(K * r.n);
+    for (let t = 0; t < r.n; t++) gate[K * t] = 1;
+    return { n: r.n, heads: [one, ...r.heads.slice(1)], gate, headCrfs: r.headCrfs, fusedCrf: r.headCrfs[0] };
+  }
+  if (a.noDependency || a.noGate) {
+    const gate = new Float64Array(K * r.n);
+    for (let t = 0; t < r.n; t++) {
+      for (let k = 0; k < K; k++) gate[K * t + k] = a.noDependency ? (k === 0 ? 1 : 0) : 1 / K;
+    }
+    return { ...r, gate };
+  }
+  return r;
+}
+
+export async function prune(text: string, options: PruneOptions): Promise<PruneResult> {
+  const t0 = performance.now();
+  validateText(text);
+  if (options === null || typeof options !== 'object') throw new CtxpruneError('INVALID_OPTION', 'options must be an object with at least { query }');
+  const query = options.query ?? '';
+  if (typeof query !== 'string') throw new CtxpruneError('INVALID_OPTION', `query must be a string, got ${typeof query}`);
+  const degraded: string[] = [];
+  if (query.trim() === '') degraded.push('empty query: kept the outline (imports, definitions) that fits');
+  if (query.length > 20_000) degraded.push(`query of ${query.length} characters: only its first 20,000 were used`);
+  // Fail fast on a bad budget before loading anything.
+  resolveBudget(options, 1);
+  const signal = options.signal;
+  checkAborted(signal);
+
+  const counter: TokenCounter = options.tokenCounter ?? (await loadDefaultTokenCounter());
+  const lines = splitLines(text);
+  const n = lines.length;
+
+  const tSyntax = performance.now();
+  const syn = await resolveSyntax(text, lines, options, degraded);
+  const st = syn.structure;
+  checkAborted(signal);
+
+  const tScore = performance.now();
+  const scorer: Scorer = options.scorer && options.scorer !== 'lexical' ? options.scorer : defaultScorer;
+  const scored = await scorer.score({ query, lines, structure: st, language: syn.language, signal });
+  checkAborted(signal);
+  const rubrics = ablate(scored, options);
+  const fused = fuseEmissions(rubrics);
+
+  const tDecode = performance.now();
+  const originalTokens = counter.count(text);
+  const budget = resolveBudget(options, originalTokens);
+  const K = rubrics.heads.length;
+  const evidenceLed = new Uint8Array(n);
+  for (let t = 0; t < n; t++) {
+    const semKeep = rubrics.gate[K * t] * (rubrics.heads[0][2 * t + 1] - rubrics.heads[0][2 * t]);
+    let depKeep = 0;
+    for (let k = 1; k < K; k++) depKeep += rubrics.gate[K * t + k] * (rubrics.heads[k][2 * t + 1] - rubrics.heads[k][2 * t]);
+    evidenceLed[t] = semKeep >= depKeep ? 1 : 0;
+  }
+  const repairOn = !options.ablation?.noRepair && syn.parsed;
+  const ctx: SelectionContext = {
+    lines,
+    structure: st,
+    fused,
+    fusedCrf: rubrics.fusedCrf,
+    evidenceLed,
+    costs: lineTokenCosts(lines, counter),
+    counter,
+    commentPrefix: commentPrefixFor(syn.language),
+    cr: dominantCarriageReturn(lines),
+    repair: repairOn ? { syntactic: true, dependencies: !options.ablation?.noDependency, language: syn.language } : null,
+    companions: companionIndex(st),
+  };
+
+  const markerCache = new Map<string, number>();
+  let selection: Selection | null = null;
+  let textOut = '';
+  let outTokens = 0;
+  if (originalTokens <= budget) {
+    const keep = new Uint8Array(n).fill(1);
+    const reason = new Uint8Array(n);
+    for (let t = 0; t < n; t++) reason[t] = evidenceLed[t] ? Reason.Evidence : Reason.Dependency;
+    selection = { keep, reason, estimatedTokens: originalTokens, bias: Infinity };
+    textOut = text;
+    outTokens = originalTokens;
+  } else {
+    // Estimates steer; the exact count on the rendered text decides. Tighten until it fits.
+    let target = budget;
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const s = calibrate(ctx, target, markerCache);
+      if (!s) { selection = null; break; }
+      const rendered = renderKept(lines, s.keep, ctx.commentPrefix, ctx.cr).text;
+      const exact = counter.count(rendered);
+      if (exact <= budget) { selection = s; textOut = rendered; outTokens = exact; break; }
+      target -= Math.max(1, exact - budget);
+      selection = null;
+    }
+    if (!selection) {
+      // Not even the all-elided rendering fits: return nothing rather than exceed the budget.
+      degraded.push(`budget of ${budget} tokens is below even the elision marker: returned empty text`);
+      selection = { keep: new Uint8Array(n), reason: new Uint8Array(n), estimatedTokens: 0, bias: -Infinity };
+      textOut = '';
+      outTokens = 0;
+    }
+  }
+  const keep = selection.keep;
+  let evidenceKept = 0;
+  for (let t = 0; t < n; t++) if (keep[t] && selection.reason[t] === Reason.Evidence) evidenceKept++;
+  if (query.trim() !== '' && evidenceKept === 0 && scored.documentScore > 0 && textOut !== '') {
+    degraded.push(`budget of ${budget} tokens is too small for one evidence unit (its lines plus their repair): returned what fits`);
+  }
+
+  const tRender = performance.now();
+  let outputParseOk: boolean | null = null;
+  let repair: PruneStats['repair'] = options.ablation?.noRepair ? 'disabled' : syn.parsed ? 'ok' : 'skipped';
+  if (syn.parsed && syn.language && textOut !== '' && textOut !== text) {
+    const errs = await outputErrors(syn.language, textOut);
+    outputParseOk = errs === 0;
+    if (repair === 'ok' && errs > st.errorCount) repair = 'failed';
+  } else if (syn.parsed) outputParseOk = st.errorCount === 0;
+
+  const margins = rubricMarginals(rubrics, fused, Number.isFinite(selection.bias) ? selection.bias : 0);
+  const lineInfos: LineInfo[] = new Array(n);
+  const keptLines: number[] = [];
+  for (let t = 0; t < n; t++) {
+    const kept = keep[t] === 1;
+    if (kept) keptLines.push(t + 1);
+    lineInfos[t] = {
+      line: t + 1,
+      kept,
+      reason: kept ? REASON_NAMES[selection.reason[t] || Reason.Repair] : null,
+      semantic: margins.heads[0][t],
+      dependency: margins.heads[1]?.[t] ?? 0,
+      gate: rubrics.gate[K * t],
+      keep: margins.fused[t],
+    };
+  }
+  const tEnd = performance.now();
+  return {
+    text: textOut,
+    keptLines,
+    lines: lineInfos,
+    stats: {
+      originalTokens,
+      outputTokens: outTokens,
+      budgetTokens: budget,
+      achievedRatio: outTokens > 0 ? originalTokens / outTokens : Infinity,
+      totalLines: n,
+      keptLineCount: keptLines.length,
+      ms: tEnd - t0,
+      timings: { syntax: tScore - tSyntax, score: tDecode - tScore, decode: tRender - tDecode, render: tEnd - tRender },
+      scorer: scored.scorer,
+      backend: scored.backend,
+      tokenizer: counter.name,
+      language: syn.language,
+      syntax: st.source,
+      repair,
+      inputParseOk: syn.parsed ? st.errorCount === 0 : null,
+      outputParseOk,
+      documentScore: scored.documentScore,
+      keepBias: selection.bias,
+      degraded,
+    },
+  };
+}
