@@ -23,7 +23,7 @@ export interface PruneOptions {
   /** Language id or alias; omitted / 'auto' = detect from fileName, then content. */
   language?: LanguageId | string | null;
   fileName?: string;
-  /** A scorer instance, or 'lexical'. Default: lexical. */
+  /** A scorer instance (see scorers/registry.ts for named ones), or 'lexical'. Default: lexical. */
   scorer?: Scorer | 'lexical';
   /** Counts the budget. Default: o200k_base. */
   tokenCounter?: TokenCounter;

@@ -3,6 +3,8 @@ import { type BenchCase, readCases } from '../../bench/cases.js';
 import { type CaseOutcome, formatSummaryRow, goldRecall, summarize, SUMMARY_HEADER } from '../../bench/metrics.js';
 import { CtxpruneError } from '../../errors.js';
 import { prune } from '../../prune/pipeline.js';
+import { resolveScorer } from '../../scorers/registry.js';
+import type { Scorer } from '../../scorers/types.js';
 import type { PruneAblation } from '../../prune/types.js';
 import { loadDefaultTokenCounter } from '../../text/tokens.js';
 import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
@@ -11,12 +13,12 @@ import { ablationFromArgs, ABLATION_FLAGS } from './shared.js';
 
 const DEFAULT_CASES = process.env.CTXPRUNE_BENCH_CASES ?? 'data/dev-cases.jsonl';
 
-async function runCases(cases: BenchCase[], ratio: number, ablation: PruneAblation): Promise<CaseOutcome[]> {
+async function runCases(cases: BenchCase[], ratio: number, ablation: PruneAblation, scorer: Scorer): Promise<CaseOutcome[]> {
   const tokenCounter = await loadDefaultTokenCounter();
   const out: CaseOutcome[] = [];
   for (const c of cases) {
     const t0 = performance.now();
-    const r = await prune(c.file_text, { query: c.query, ratio, language: c.language, fileName: c.path, ablation, tokenCounter });
+    const r = await prune(c.file_text, { query: c.query, ratio, language: c.language, fileName: c.path, ablation, tokenCounter, scorer });
     const ms = performance.now() - t0;
     const { recall, allKept } = goldRecall(r.keptLines, c.gold_lines);
     out.push({
@@ -45,39 +47,38 @@ function outcomeLine(o: CaseOutcome): string {
 }
 
 /** Median ms to prune a 1,000-line file (the first 1,000 lines of every case file that long). */
-async function speed(cases: BenchCase[], io: CliIo): Promise<void> {
+async function speed(cases: BenchCase[], io: CliIo, scorer: Scorer): Promise<void> {
   const tokenCounter = await loadDefaultTokenCounter();
   const files = cases
     .filter((c) => c.file_text.split('\n').length >= 1000)
     .map((c) => ({ c, text: c.file_text.split('\n').slice(0, 1000).join('\n') }));
   if (!files.length) return;
-  for (const f of files.slice(0, 3)) await prune(f.text, { query: f.c.query, ratio: 4, language: f.c.language, tokenCounter });
+  for (const f of files.slice(0, 3)) await prune(f.text, { query: f.c.query, ratio: 4, language: f.c.language, tokenCounter, scorer });
   const ms: number[] = [];
   for (let rep = 0; rep < 3; rep++) {
     for (const f of files) {
       const t0 = performance.now();
-      await prune(f.text, { query: f.c.query, ratio: 4, language: f.c.language, tokenCounter });
+      await prune(f.text, { query: f.c.query, ratio: 4, language: f.c.language, tokenCounter, scorer });
       ms.push(performance.now() - t0);
     }
   }
   ms.sort((a, b) => a - b);
-  io.out(`\nSpeed: lexical scorer, 1,000-line files (${files.length} files × 3), tree-sitter parse included: ` +
+  io.out(`\nSpeed: ${scorer.name} scorer, 1,000-line files (${files.length} files × 3), tree-sitter parse included: ` +
     `median ${ms[Math.floor(ms.length / 2)].toFixed(1)} ms, p95 ${ms[Math.ceil(0.95 * ms.length) - 1].toFixed(1)} ms`);
 }
 
 export const command: Command = {
   summary: 'gold-line recall, budget compliance, parse validity and speed on benchmark cases',
-  usage: 'ctxprune bench --cases CASES.jsonl --ratio R [--scorer lexical] [--out RESULTS.jsonl] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl]',
+  usage: 'ctxprune bench --cases CASES.jsonl --ratio R [--scorer lexical|neural|auto] [--out RESULTS.jsonl] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl]',
   async run(argv, io) {
     const args = parseArgs(argv, ['suite', ...ABLATION_FLAGS]);
     const casesPath = stringFlag(args, 'cases') ?? DEFAULT_CASES;
-    const scorer = stringFlag(args, 'scorer') ?? 'lexical';
-    if (scorer !== 'lexical') throw new CtxpruneError('INVALID_OPTION', `--scorer ${scorer} is not available: this build ships the lexical scorer only`);
+    const scorer = await resolveScorer(stringFlag(args, 'scorer') ?? 'lexical');
     const cases = await readCases(casesPath);
     if (boolFlag(args, 'suite')) {
-      io.out(`Benchmark: ${cases.length} cases from ${casesPath}, scorer lexical, budget counted in o200k_base tokens\n`);
+      io.out(`Benchmark: ${cases.length} cases from ${casesPath}, scorer ${scorer.name}, budget counted in o200k_base tokens\n`);
       const runs: [string, PruneAblation][] = [
-        ['LaMR lexical (full)', {}],
+        [`LaMR ${scorer.name} (full)`, {}],
         ['− dependency rubric', { noDependency: true }],
         ['− gate (uniform)', { noGate: true }],
         ['single CRF head (SWE-Pruner style)', { singleHead: true }],
@@ -85,18 +86,18 @@ export const command: Command = {
       ];
       for (const ratio of [4, 8]) {
         io.out(`\n${ratio}× (keep ≤ 1/${ratio} of the tokens)\n${SUMMARY_HEADER}`);
-        for (const [label, ablation] of runs) io.out(formatSummaryRow(label, summarize(await runCases(cases, ratio, ablation))));
+        for (const [label, ablation] of runs) io.out(formatSummaryRow(label, summarize(await runCases(cases, ratio, ablation, scorer))));
       }
-      await speed(cases, io);
+      await speed(cases, io, scorer);
       return 0;
     }
     const ratio = numberFlag(args, 'ratio');
     if (ratio === undefined) throw new CtxpruneError('INVALID_OPTION', `--ratio is required (or --suite)\nusage: ${this.usage}`);
-    const outcomes = await runCases(cases, ratio, ablationFromArgs(args));
+    const outcomes = await runCases(cases, ratio, ablationFromArgs(args), scorer);
     const outPath = stringFlag(args, 'out');
     if (outPath) await writeFile(outPath, outcomes.map(outcomeLine).join('\n') + '\n');
     const s = summarize(outcomes);
-    io.out(`${s.cases} cases at ${ratio}×\n${SUMMARY_HEADER}\n${formatSummaryRow('lexical', s)}`);
+    io.out(`${s.cases} cases at ${ratio}×\n${SUMMARY_HEADER}\n${formatSummaryRow(scorer.name, s)}`);
     for (const lang of [...new Set(outcomes.map((o) => o.language ?? '?'))].sort()) {
       io.out(formatSummaryRow(`  ${lang}`, summarize(outcomes.filter((o) => (o.language ?? '?') === lang))));
     }

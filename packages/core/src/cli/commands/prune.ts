@@ -1,23 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import { CtxpruneError } from '../../errors.js';
 import { prune } from '../../prune/pipeline.js';
+import { resolveScorer } from '../../scorers/registry.js';
 import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
 import type { Command } from '../main.js';
 import { ablationFromArgs, ABLATION_FLAGS } from './shared.js';
 
 export const command: Command = {
   summary: 'prune one file for a query under a token budget',
-  usage: 'ctxprune prune FILE --query TEXT (--ratio R | --tokens N) [--language L] [--scorer lexical] [--json] [--no-repair|--no-dependency|--single-head|--no-gate]',
+  usage: 'ctxprune prune FILE --query TEXT (--ratio R | --tokens N) [--language L] [--scorer lexical|neural|auto] [--json] [--no-repair|--no-dependency|--single-head|--no-gate]',
   async run(argv, io) {
     const args = parseArgs(argv, ['json', ...ABLATION_FLAGS]);
     const file = args.positionals[0];
     if (!file) throw new CtxpruneError('INVALID_OPTION', `a FILE is required\nusage: ${this.usage}`);
     const query = stringFlag(args, 'query');
     if (query === undefined) throw new CtxpruneError('INVALID_OPTION', '--query is required');
-    const scorer = stringFlag(args, 'scorer') ?? 'lexical';
-    if (scorer !== 'lexical') {
-      throw new CtxpruneError('INVALID_OPTION', `--scorer ${scorer} is not available: this build ships the lexical scorer only`);
-    }
+    const scorer = await resolveScorer(stringFlag(args, 'scorer') ?? 'lexical');
     let text: string;
     try {
       const bytes = await readFile(file);
@@ -32,6 +30,7 @@ export const command: Command = {
       language: stringFlag(args, 'language'),
       fileName: file,
       ablation: ablationFromArgs(args),
+      scorer,
     });
     if (boolFlag(args, 'json')) {
       io.out(JSON.stringify(result));
