@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { Reason } from '../../src/prune/reasons.js';
+import { companionIndex, repairKeepSet } from '../../src/prune/repair.js';
+import { LineKind as K } from '../../src/syntax/types.js';
+import { handStructure } from './structure-fixture.js';
+
+// 0 import os
+// 1
+// 2 class A:
+// 3     def f(self):
+// 4         try:
+// 5             x = os.getcwd()
+// 6         except OSError:
+// 7             x = None
+// 8         return x
+const py = handStructure(9, {
+  kind: [K.Import, K.Blank, K.DefHeader, K.DefHeader, K.ControlHeader, K.Code, K.Clause, K.Code, K.Code],
+  parent: [-1, -1, -1, 2, 3, 4, 3, 6, 3],
+  blockEnd: { 2: 8, 3: 8, 4: 5, 6: 7 },
+  firstBodyLine: { 2: 3, 3: 4, 4: 5, 6: 7 },
+  companionGroup: { 4: 4, 6: 4 },
+  uses: { 5: [0] },
+});
+
+function run(keepLines: number[], opts: { syntactic?: boolean; dependencies?: boolean } = {}) {
+  const keep = new Uint8Array(py.lineCount);
+  const reason = new Uint8Array(py.lineCount);
+  for (const l of keepLines) { keep[l] = 1; reason[l] = Reason.Evidence; }
+  repairKeepSet(keep, reason, py, { syntactic: opts.syntactic ?? true, dependencies: opts.dependencies ?? true, language: 'python' }, companionIndex(py));
+  return { kept: [...keep].flatMap((k, i) => (k ? [i] : [])), reason: Array.from(reason) };
+}
+
+describe('AST-aware repair', () => {
+  it('adds scope headers, the try companions, a body for the except clause and the import used', () => {
+    const r = run([5]);
+    expect(r.kept).toEqual([0, 2, 3, 4, 5, 6, 7]);
+    expect(r.reason).toEqual([Reason.Dependency, 0, Reason.Repair, Reason.Repair, Reason.Repair, Reason.Evidence, Reason.Repair, Reason.Repair, 0]);
+  });
+
+  it('a kept clause pulls its compound statement header and that header\'s body', () => {
+    expect(run([7]).kept).toEqual([2, 3, 4, 5, 6, 7]);
+  });
+
+  it('a kept header alone gets its first body statement (Python blocks cannot be empty)', () => {
+    expect(run([2]).kept).toEqual([2, 3, 4, 5, 6, 7]);
+  });
+
+  it('dependencies only: imports used, no syntax closure', () => {
+    expect(run([5], { syntactic: false }).kept).toEqual([0, 5]);
+  });
+
+  it('closers and multi-line spans in a brace language', () => {
+    // 0 function f(a,
+    // 1            b) {
+    // 2   if (a) {
+    // 3     g(a,
+    // 4       b);
+    // 5   }
+    // 6 }
+    const ts = handStructure(7, {
+      kind: [K.DefHeader, K.DefHeader, K.ControlHeader, K.Code, K.Code, K.Closer, K.Closer],
+      parent: [-1, -1, 0, 2, 2, 2, 0],
+      spans: [[0, 1], [3, 4]],
+      blockEnd: { 0: 6, 1: 6, 2: 5 },
+      closer: { 0: 6, 1: 6, 2: 5 },
+      language: 'typescript',
+    });
+    const keep = new Uint8Array(7);
+    const reason = new Uint8Array(7);
+    keep[4] = 1; reason[4] = Reason.Evidence;
+    repairKeepSet(keep, reason, ts, { syntactic: true, dependencies: true, language: 'typescript' }, companionIndex(ts));
+    expect(Array.from(keep)).toEqual([1, 1, 1, 1, 1, 1, 1]);
+  });
+});

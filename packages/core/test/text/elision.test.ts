@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { commentPrefixFor, elisionMarker, renderKept } from '../../src/text/elision.js';
+import { dominantCarriageReturn, splitLines } from '../../src/text/lines.js';
+import { identifierParts, termsOf } from '../../src/text/identifiers.js';
+
+describe('lines', () => {
+  it('splits on \\n only, keeping \\r in the line', () => {
+    expect(splitLines('a\r\nb\n\tc')).toEqual(['a\r', 'b', '\tc']);
+    expect(splitLines('x\n')).toEqual(['x', '']);
+  });
+  it('detects CRLF files', () => {
+    expect(dominantCarriageReturn(['a\r', 'b\r', 'c'])).toBe('\r');
+    expect(dominantCarriageReturn(['a', 'b\r', 'c'])).toBe('');
+  });
+});
+
+describe('elision markers', () => {
+  const lines = ['def f():', '    x = 1', '    y = 2', '', '    return x'];
+  it('renders one comment per elided run, indented like the code it replaces', () => {
+    expect(elisionMarker(lines, 1, 2, '#', '', 4)).toBe('    # … 2 lines omitted (2–3)');
+    expect(elisionMarker(lines, 3, 3, '//', '', 4)).toBe('    // … 1 line omitted (4)');
+  });
+  it('renders kept lines verbatim and maps output lines back', () => {
+    const keep = Uint8Array.from([1, 0, 0, 0, 1]);
+    const r = renderKept(lines, keep, '#', '');
+    expect(r.text).toBe('def f():\n    # … 3 lines omitted (2–4)\n    return x');
+    expect(Array.from(r.origin)).toEqual([0, -1, 4]);
+  });
+  it('uses the file\'s line ending for markers', () => {
+    const crlf = ['a\r', 'b\r', 'c'];
+    expect(renderKept(crlf, Uint8Array.from([1, 0, 1]), '//', '\r').text).toBe('a\r\n// … 1 line omitted (2)\r\nc');
+  });
+  it('picks the comment syntax of the language', () => {
+    expect(commentPrefixFor('python')).toBe('#');
+    expect(commentPrefixFor('ruby')).toBe('#');
+    expect(commentPrefixFor('typescript')).toBe('//');
+    expect(commentPrefixFor('go')).toBe('//');
+  });
+});
+
+describe('identifier terms', () => {
+  it('splits camelCase, PascalCase, snake_case and acronyms', () => {
+    expect(identifierParts('parseHTTPHeaderValue')).toEqual(['parse', 'http', 'header', 'value']);
+    expect(identifierParts('max_redirect_count')).toEqual(['max', 'redirect', 'count']);
+  });
+  it('keeps compound identifiers whole and drops stopwords and numbers', () => {
+    expect(termsOf('if self.maxRetries > 3: return None')).toEqual(['maxretries', 'max', 'retries']);
+  });
+});
