@@ -1,0 +1,7 @@
+export type { SelectUnit, Similarity, MigScore, GroupScore } from './types.js';
+export {
+  redundancy, migScore, greedyMig, scoreGroups, setSimilarity, allocateBudget, packMig, packByRelevance,
+} from './mig.js';
+export type { MigOptions, GreedyResult, GroupRelevance, GroupScoreOptions, PackMigOptions, PackMigResult } from './mig.js';
+export { termVectors } from './similarity.js';
+export type { TermVectors } from './similarity.js';
