@@ -1,0 +1,241 @@
+/**
+ * Compaction benchmark: agent transcripts built from materialised dev cases. The user turn is
+ * the issue text; then a grep, reads of the gold file and of other files of the same repository
+ * (in a per-case shuffled order, so the gold file is not always oldest or newest) and a test log.
+ * Budget: a quarter of the transcript's tokens. Metric: the share of gold lines whose exact text
+ * survives in the (possibly pruned) tool output that read the gold file. Gold labels are used
+ * only to measure, never to build the transcript or to score blocks.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { termsOf } from '../text/identifiers.js';
+import type { TokenCounter } from '../text/tokens.js';
+import { compact } from './compact.js';
+import type { CompactOptions, CompactionStrategy, Message } from './types.js';
+
+export interface DevCase {
+  id: string;
+  repo: string;
+  path: string;
+  query: string;
+  file_text: string;
+  gold_lines: number[];
+  language?: string;
+  commit?: string;
+}
+
+export interface BenchTranscript {
+  id: string;
+  messages: Message[];
+  goldMessageId: string;
+  /** Non-blank gold line texts of the gold file. */
+  goldLines: string[];
+}
+
+export function loadCases(path: string): DevCase[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as DevCase);
+}
+
+/** Deterministic PRNG from a string (mulberry32 over an FNV hash). */
+export function rng(seed: string): () => number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 0x01000193);
+  let a = h >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffle<T>(xs: T[], r: () => number): T[] {
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+function poolFiles(poolsDir: string, c: DevCase, exts: string[], max: number, r: () => number): { path: string; text: string }[] {
+  if (!c.commit) return [];
+  const root = join(poolsDir, c.repo.replace('/', '+'), c.commit);
+  const found: string[] = [];
+  const walk = (d: string, depth: number): void => {
+    if (depth > 6 || found.length > 400) return;
+    let names: string[];
+    try { names = readdirSync(d); } catch { return; }
+    for (const n of names) {
+      if (n.startsWith('.')) continue;
+      const p = join(d, n);
+      let st;
+      try { st = statSync(p); } catch { continue; }
+      if (st.isDirectory()) walk(p, depth + 1);
+      else if (exts.some((e) => n.endsWith(e)) && st.size > 2000 && st.size < 60000) found.push(p);
+    }
+  };
+  walk(root, 0);
+  return shuffle(found, r)
+    .map((p) => ({ path: p.slice(root.length + 1), text: readFileSync(p, 'utf8') }))
+    .filter((f) => f.path !== c.path)
+    .slice(0, max);
+}
+
+export interface TranscriptOptions {
+  otherFiles?: number;
+  poolsDir?: string;
+}
+
+/** One transcript per case. Other files: other cases' files of the same repo, then the pool tree. */
+export function buildTranscripts(cases: DevCase[], opts: TranscriptOptions = {}): BenchTranscript[] {
+  const k = opts.otherFiles ?? 4;
+  const byRepo = new Map<string, DevCase[]>();
+  for (const c of cases) {
+    let l = byRepo.get(c.repo);
+    if (!l) byRepo.set(c.repo, (l = []));
+    l.push(c);
+  }
+  return cases.map((c) => {
+    const r = rng(c.id);
+    const seen = new Set([c.path]);
+    const others: { path: string; text: string }[] = [];
+    for (const o of shuffle(byRepo.get(c.repo)!, r)) {
+      if (others.length >= k) break;
+      if (seen.has(o.path) || o.file_text.length > 120_000) continue;
+      seen.add(o.path);
+      others.push({ path: o.path, text: o.file_text });
+    }
+    if (others.length < k && opts.poolsDir) {
+      const ext = c.path.slice(c.path.lastIndexOf('.'));
+      for (const f of poolFiles(opts.poolsDir, c, [ext], k - others.length + 5, r)) {
+        if (others.length >= k) break;
+        if (seen.has(f.path)) continue;
+        seen.add(f.path);
+        others.push(f);
+      }
+    }
+    const files = shuffle([{ path: c.path, text: c.file_text, gold: true }, ...others.map((o) => ({ ...o, gold: false }))], r);
+    // grep: the agent searches the issue's most specific word (longest term) across the files.
+    const qTerms = [...new Set(termsOf(c.query))].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+    const word = qTerms.find((t) => files.some((f) => f.text.toLowerCase().includes(t))) ?? qTerms[0] ?? 'error';
+    const grepLines: string[] = [];
+    for (const f of files) {
+      f.text.split('\n').forEach((l, i) => {
+        if (grepLines.length < 40 && l.toLowerCase().includes(word)) grepLines.push(`${f.path}:${i + 1}:${l}`);
+      });
+    }
+    const testFiles = shuffle(others.map((o) => o.path), r).slice(0, 3);
+    const testLog = syntheticTestLog(c, testFiles, r);
+    const messages: Message[] = [
+      { id: 'sys', role: 'system', content: 'You are a coding agent. Tools: grep, read_file, run_tests, read_overflow. Fix the issue the user reports.' },
+      { id: 'u1', role: 'user', content: c.query },
+      { id: 'a-grep', role: 'assistant', content: `Searching the repository for "${word}".` },
+      { id: 't-grep', role: 'tool', toolName: 'grep', content: grepLines.join('\n') || '(no matches)' },
+    ];
+    let goldMessageId = '';
+    files.forEach((f, n) => {
+      messages.push({ id: `a-read${n}`, role: 'assistant', content: `Reading ${f.path}.` });
+      messages.push({ id: `t-read${n}`, role: 'tool', toolName: 'read_file', content: f.text });
+      if (f.gold) goldMessageId = `t-read${n}`;
+    });
+    messages.push({ id: 'a-test', role: 'assistant', content: 'Running the test suite to reproduce the failure.' });
+    messages.push({ id: 't-test', role: 'tool', toolName: 'run_tests', content: testLog });
+    const fileLines = c.file_text.split('\n');
+    const goldLines = [...new Set(c.gold_lines)]
+      .filter((n) => n >= 1 && n <= fileLines.length)
+      .map((n) => fileLines[n - 1])
+      .filter((l) => l.trim() !== '');
+    return { id: c.id, messages, goldMessageId, goldLines };
+  });
+}
+
+function syntheticTestLog(c: DevCase, testFiles: string[], r: () => number): string {
+  const title = c.query.split('\n')[0].slice(0, 120);
+  const words = termsOf(title).slice(0, 3);
+  const name = `test_${words.join('_') || 'regression'}`;
+  const lines = ['============================= test session starts ==============================', 'collected 214 items', ''];
+  for (const f of testFiles) {
+    const base = f.replace(/\.[a-z]+$/, '').replace(/.*\//, '');
+    const n = 20 + Math.floor(r() * 40);
+    lines.push(`tests/test_${base}.py ${'.'.repeat(n)} [${Math.floor(r() * 100)}%]`);
+  }
+  lines.push(`tests/test_regressions.py ..F.. [100%]`, '', '=================================== FAILURES ===================================',
+    `___________________________ ${name} ___________________________`, '',
+    `    def ${name}():`, '>       assert result == expected', 'E       AssertionError: assert None == True', '',
+    `FAILED tests/test_regressions.py::${name} - AssertionError`,
+    '======================== 1 failed, 213 passed in 4.12s =========================');
+  return lines.join('\n');
+}
+
+/** Share of the gold lines whose exact text is a line of the compacted gold tool output. */
+export function goldShare(t: BenchTranscript, messages: Message[]): number {
+  if (t.goldLines.length === 0) return NaN;
+  const m = messages.find((x) => x.id === t.goldMessageId);
+  if (!m) return 0;
+  const present = new Set(m.content.split('\n'));
+  return t.goldLines.filter((l) => present.has(l)).length / t.goldLines.length;
+}
+
+export interface BenchRow {
+  strategy: string;
+  cases: number;
+  goldShare: number;
+  /** Share of cases whose gold lines all survive. */
+  allGold: number;
+  tokensUsed: number;
+  budget: number;
+  overBudget: number;
+  ms: number;
+}
+
+export interface Variant {
+  name: string;
+  strategy: CompactionStrategy;
+  options?: Partial<CompactOptions>;
+}
+
+export async function runCompactionBench(
+  transcripts: BenchTranscript[],
+  variants: Variant[],
+  counter: TokenCounter,
+  opts: { ratio?: number } = {},
+): Promise<BenchRow[]> {
+  const ratio = opts.ratio ?? 4;
+  const rows: BenchRow[] = [];
+  const budgets = transcripts.map((t) => Math.floor(t.messages.reduce((a, m) => a + counter.count(m.content), 0) / ratio));
+  for (const v of variants) {
+    let share = 0, all = 0, n = 0, used = 0, budget = 0, over = 0;
+    const t0 = performance.now();
+    for (let k = 0; k < transcripts.length; k++) {
+      const t = transcripts[k];
+      const r = await compact(t.messages, { ...v.options, strategy: v.strategy, tokens: budgets[k], tokenCounter: counter });
+      used += r.tokensAfter;
+      budget += budgets[k];
+      if (r.overBudget || r.tokensAfter > budgets[k]) over++;
+      const s = goldShare(t, r.messages);
+      if (Number.isNaN(s)) continue;
+      share += s;
+      if (s === 1) all++;
+      n++;
+    }
+    rows.push({
+      strategy: v.name, cases: n, goldShare: share / n, allGold: all / n,
+      tokensUsed: used / transcripts.length, budget: budget / transcripts.length, overBudget: over,
+      ms: (performance.now() - t0) / transcripts.length,
+    });
+  }
+  return rows;
+}
+
+export function formatRows(rows: BenchRow[]): string {
+  const head = '| strategy | cases | gold lines kept | cases with all gold | mean tokens used | mean budget | over budget | ms/case |';
+  const sep = '|---|---|---|---|---|---|---|---|';
+  const body = rows.map((r) =>
+    `| ${r.strategy} | ${r.cases} | ${(100 * r.goldShare).toFixed(1)}% | ${(100 * r.allGold).toFixed(1)}% | ${Math.round(r.tokensUsed)} | ${Math.round(r.budget)} | ${r.overBudget} | ${r.ms.toFixed(0)} |`);
+  return [head, sep, ...body].join('\n');
+}

@@ -1,0 +1,50 @@
+/**
+ * The pruning goal (SWE-Pruner): one sentence from the caller's LLM, or the latest user message
+ * when there is no callback or it fails. A goal given outright wins over both.
+ */
+import { GOAL_PROMPT, type CompactOptions, type Message } from './types.js';
+
+export interface ResolvedGoal {
+  goal: string;
+  source: 'option' | 'callback' | 'latest_user';
+  degraded: string[];
+}
+
+export function latestUserIndex(messages: readonly Message[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === 'user') return i;
+  return -1;
+}
+
+/** The prompt for the goal callback: the instruction, then the latest user turn and what follows it. */
+export function goalPrompt(messages: readonly Message[], maxChars = 6000): string {
+  const u = latestUserIndex(messages);
+  const recent = messages.slice(Math.max(0, u)).filter((m) => m.role !== 'system');
+  const parts: string[] = [];
+  let left = maxChars;
+  for (const m of recent) {
+    const body = m.content.length > 1500 ? m.content.slice(0, 1500) + ' …' : m.content;
+    const line = `${m.role}${m.toolName ? ` (${m.toolName})` : ''}: ${body}`;
+    if (line.length > left) break;
+    parts.push(line);
+    left -= line.length;
+  }
+  return `${GOAL_PROMPT}\n\nConversation (most recent part):\n${parts.join('\n\n')}`;
+}
+
+export async function resolveGoal(messages: readonly Message[], options: CompactOptions): Promise<ResolvedGoal> {
+  const degraded: string[] = [];
+  if (options.goal !== undefined && options.goal.trim() !== '') return { goal: options.goal.trim(), source: 'option', degraded };
+  const u = latestUserIndex(messages);
+  const fallback = u >= 0 ? messages[u].content : '';
+  if (options.summarizeGoal) {
+    try {
+      const g = await options.summarizeGoal({ prompt: goalPrompt(messages), messages, maxTokens: 50 });
+      if (typeof g === 'string' && g.trim() !== '') return { goal: g.trim(), source: 'callback', degraded };
+      degraded.push('goal callback returned no text: scored against the latest user message');
+    } catch (e) {
+      degraded.push(`goal callback failed (${e instanceof Error ? e.message : String(e)}): scored against the latest user message`);
+    }
+  }
+  if (fallback.trim() === '') degraded.push('no goal and no user message: relevance is flat, recency breaks ties');
+  return { goal: fallback, source: 'latest_user', degraded };
+}

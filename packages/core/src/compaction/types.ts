@@ -1,0 +1,149 @@
+/**
+ * Agent-history compaction: contracts. A transcript is a list of messages; compaction returns the
+ * same list with some bodies replaced by placeholders (evicted) or shortened (pruned), never
+ * more tokens than the budget unless the protected messages alone exceed it.
+ */
+import type { TokenCounter } from '../text/tokens.js';
+import type { GroupScore } from '../select/types.js';
+import type { OverflowStore } from './store.js';
+
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+export interface Message {
+  id: string;
+  role: Role;
+  content: string;
+  toolName?: string;
+  /** Pinned messages are never evicted or pruned. */
+  pinned?: boolean;
+}
+
+export const COMPACTION_STRATEGIES = ['reactive', 'task_aware', 'mig', 'task_aware_mig'] as const;
+export type CompactionStrategy = (typeof COMPACTION_STRATEGIES)[number];
+
+/** The instruction sent to the caller's LLM callback to obtain the pruning goal. */
+export const GOAL_PROMPT =
+  'Given the current task goal, summarize in one sentence what context is most important to preserve.';
+
+export interface GoalRequest {
+  /** GOAL_PROMPT followed by the recent conversation (latest user turn and the messages after it). */
+  prompt: string;
+  messages: readonly Message[];
+  /** Suggested answer length in tokens (about 50). */
+  maxTokens: number;
+}
+
+/** Line pruner hook: shorten `text` for `query` to at most `tokens` tokens. */
+export type PruneTextFn = (text: string, query: string, tokens: number) => Promise<{ text: string; keptLines: number[] }>;
+
+/** Relevance hook (the neural backbone's document score): one score per text, higher = more relevant. */
+export type RelevanceFn = (goal: string, texts: string[]) => Promise<number[]>;
+
+export type GroupBy = 'role' | 'turn';
+
+export interface CompactOptions {
+  /** Default 'reactive' (oldest tool outputs first). */
+  strategy?: CompactionStrategy;
+  /** Budget in tokens for the whole compacted transcript (sum of message contents). */
+  tokens: number;
+  /** The last N messages are never evicted or pruned. Default 2. */
+  protectedTail?: number;
+  /** A goal given outright (e.g. the transcript's "goal"); takes precedence over the callback. */
+  goal?: string;
+  /** Caller's LLM: answers GOAL_PROMPT in one sentence. Used by task_aware and task_aware_mig. */
+  summarizeGoal?: (request: GoalRequest) => Promise<string>;
+  /** Relevance backbone; default lexical BM25 over identifier-split terms. */
+  relevance?: RelevanceFn;
+  /**
+   * Line pruner for partially kept tool outputs. When given, a tool output the selection keeps
+   * only in part is handed to it with the same token allotment; its result is used when it fits.
+   */
+  pruneText?: PruneTextFn;
+  /** Counts the budget. Default o200k_base. */
+  tokenCounter?: TokenCounter;
+  /**
+   * Coarse groups for MIG: per role (tool outputs per tool name), or per turn window (a turn
+   * starts at each user or assistant message and takes the tool outputs after it). Default 'turn'.
+   */
+  groupBy?: GroupBy;
+  /** Turns per window when groupBy = 'turn'. Default 1. */
+  turnWindow?: number;
+  /** Redundancy weight λ in MIG = relevance − λ · redundancy. Default 1. */
+  redundancyWeight?: number;
+  /** Softmax temperature of the coarse allocation. Default 0.1. */
+  temperature?: number;
+  /** Target lines per block when splitting a tool output into units. Default 12. */
+  blockLines?: number;
+}
+
+export type MessageStatus = 'kept' | 'pruned' | 'evicted' | 'protected' | 'omitted';
+
+export interface BlockDump {
+  /** `<messageId>#<n>` */
+  id: string;
+  messageId: string;
+  /** 1-based inclusive line range inside the message. */
+  lines: [number, number];
+  tokens: number;
+  relevance: number | null;
+  redundancy: number | null;
+  mig: number | null;
+  group: string | null;
+  selected: boolean;
+}
+
+export interface MessageDump {
+  id: string;
+  role: Role;
+  toolName?: string;
+  status: MessageStatus;
+  /** Why it is protected (system, latest-user, pinned, tail) when it is. */
+  protectedBy?: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  key?: string;
+  /** 'blocks' or 'line-pruner' for pruned messages. */
+  prunedBy?: 'blocks' | 'line-pruner';
+}
+
+export interface CompactionDump {
+  strategy: CompactionStrategy;
+  budget: number;
+  tokenizer: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  protectedTokens: number;
+  overBudget: boolean;
+  degraded: string[];
+  /** The goal the blocks were scored against (null for reactive). */
+  goal: string | null;
+  goalSource: 'option' | 'callback' | 'latest_user' | 'recent_context' | null;
+  relevanceBackend: 'lexical-bm25' | 'custom' | null;
+  groupBy: GroupBy | null;
+  groups: GroupScore[] | null;
+  blocks: BlockDump[];
+  messages: MessageDump[];
+  kept: string[];
+  pruned: string[];
+  evicted: string[];
+}
+
+export interface CompactResult {
+  /** The compacted transcript, same order; omitted messages (see dump) are left out. */
+  messages: Message[];
+  /** Ids of messages whose content is unchanged (protected ones included). */
+  kept: string[];
+  /** Ids of messages shortened (part of the content kept, the rest in the store). */
+  pruned: string[];
+  /** Ids of messages replaced by a placeholder (or omitted). */
+  evicted: string[];
+  /** Originals of every pruned or evicted message, by placeholder key. */
+  store: OverflowStore;
+  tokensBefore: number;
+  tokensAfter: number;
+  budget: number;
+  /** True only when the protected messages alone exceed the budget. */
+  overBudget: boolean;
+  degraded: string[];
+  dump: CompactionDump;
+}

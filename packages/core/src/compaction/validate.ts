@@ -1,0 +1,89 @@
+/** Transcript and option checks: bad input becomes a typed error before any work starts. */
+import { CtxpruneError } from '../errors.js';
+import { COMPACTION_STRATEGIES, type CompactOptions, type CompactionStrategy, type Message } from './types.js';
+
+const ROLES = ['system', 'user', 'assistant', 'tool'] as const;
+
+function fail(message: string): never {
+  throw new CtxpruneError('INVALID_OPTION', message);
+}
+
+export function validateMessages(messages: unknown): asserts messages is Message[] {
+  if (!Array.isArray(messages)) fail(`messages must be an array of {id, role, content}, got ${messages === null ? 'null' : typeof messages}`);
+  const seen = new Set<string>();
+  messages.forEach((m: unknown, i) => {
+    const at = `messages[${i}]`;
+    if (m === null || typeof m !== 'object' || Array.isArray(m)) fail(`${at} must be an object {id, role, content}`);
+    const r = m as Record<string, unknown>;
+    if (typeof r.id !== 'string' || r.id === '') fail(`${at}.id must be a non-empty string`);
+    if (seen.has(r.id)) fail(`${at}.id "${r.id}" is used by an earlier message; ids must be unique`);
+    seen.add(r.id);
+    if (typeof r.role !== 'string' || !(ROLES as readonly string[]).includes(r.role)) {
+      fail(`${at}.role must be one of ${ROLES.join(', ')} (got ${JSON.stringify(r.role)})`);
+    }
+    if (typeof r.content !== 'string') fail(`${at}.content must be a string (got ${r.content === null ? 'null' : typeof r.content})`);
+    if (r.toolName !== undefined && typeof r.toolName !== 'string') fail(`${at}.toolName must be a string when present`);
+    if (r.pinned !== undefined && typeof r.pinned !== 'boolean') fail(`${at}.pinned must be a boolean when present`);
+  });
+}
+
+export function parseStrategy(s: unknown): CompactionStrategy {
+  if (s === undefined) return 'reactive';
+  if (typeof s !== 'string' || !(COMPACTION_STRATEGIES as readonly string[]).includes(s)) {
+    fail(`unknown compaction strategy ${JSON.stringify(s)} (valid: ${COMPACTION_STRATEGIES.join(', ')})`);
+  }
+  return s as CompactionStrategy;
+}
+
+export interface ResolvedOptions {
+  strategy: CompactionStrategy;
+  budget: number;
+  protectedTail: number;
+  groupBy: 'role' | 'turn';
+  turnWindow: number;
+  lambda: number;
+  temperature: number;
+  blockLines: number;
+}
+
+function nonNegInt(v: unknown, name: string, dflt: number, min = 0): number {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) fail(`${name} must be an integer ≥ ${min}, got ${String(v)}`);
+  return v;
+}
+
+function finite(v: unknown, name: string, dflt: number, positive: boolean): number {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number' || !Number.isFinite(v) || (positive ? v <= 0 : v < 0)) {
+    fail(`${name} must be a ${positive ? 'positive' : 'non-negative'} finite number, got ${String(v)}`);
+  }
+  return v;
+}
+
+export function validateOptions(options: unknown): ResolvedOptions {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) fail('options must be an object with at least { tokens }');
+  const o = options as CompactOptions & Record<string, unknown>;
+  const strategy = parseStrategy(o.strategy);
+  const t = o.tokens;
+  if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0) {
+    throw new CtxpruneError('INVALID_BUDGET', `tokens must be a positive finite number, got ${String(t)}`);
+  }
+  if (o.groupBy !== undefined && o.groupBy !== 'role' && o.groupBy !== 'turn') fail(`groupBy must be "role" or "turn", got ${JSON.stringify(o.groupBy)}`);
+  if (o.goal !== undefined && typeof o.goal !== 'string') fail(`goal must be a string, got ${typeof o.goal}`);
+  for (const fn of ['summarizeGoal', 'relevance', 'pruneText'] as const) {
+    if (o[fn] !== undefined && typeof o[fn] !== 'function') fail(`${fn} must be a function when given`);
+  }
+  if (o.tokenCounter !== undefined && (o.tokenCounter === null || typeof o.tokenCounter.count !== 'function')) {
+    fail('tokenCounter must have a count(text) method');
+  }
+  return {
+    strategy,
+    budget: Math.floor(t),
+    protectedTail: nonNegInt(o.protectedTail, 'protectedTail', 2),
+    groupBy: o.groupBy ?? 'turn',
+    turnWindow: nonNegInt(o.turnWindow, 'turnWindow', 1, 1),
+    lambda: finite(o.redundancyWeight, 'redundancyWeight', 1, false),
+    temperature: finite(o.temperature, 'temperature', 0.1, true),
+    blockLines: nonNegInt(o.blockLines, 'blockLines', 12, 1),
+  };
+}
