@@ -18,6 +18,7 @@ export interface Command {
 const commands: Record<string, () => Promise<Command>> = {
   prune: () => import('./commands/prune.js').then((m) => m.command),
   bench: () => import('./commands/bench.js').then((m) => m.command),
+  compact: () => import('./commands/compact.js').then((m) => m.command),
 };
 
 export function registerCommand(name: string, load: () => Promise<Command>): void {

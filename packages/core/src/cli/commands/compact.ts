@@ -1,0 +1,58 @@
+/** `ctxprune compact`: fit an agent transcript into a token budget with one of the strategies. */
+import { readFile } from 'node:fs/promises';
+import { CtxpruneError } from '../../errors.js';
+import { compact } from '../../compaction/compact.js';
+import { COMPACTION_STRATEGIES } from '../../compaction/types.js';
+import { parseStrategy, validateMessages } from '../../compaction/validate.js';
+import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
+import type { Command } from '../main.js';
+
+const usage = `ctxprune compact --in TRANSCRIPT.json --strategy ${COMPACTION_STRATEGIES.join('|')} --tokens N [--protected-tail N] [--json]`;
+
+export const command: Command = {
+  summary: 'compact an agent transcript ({"id","goal"?,"messages":[...]}) to a token budget',
+  usage,
+  async run(argv, io) {
+    const args = parseArgs(argv, ['json']);
+    const inPath = stringFlag(args, 'in') ?? args.positionals[0];
+    if (!inPath) throw new CtxpruneError('INVALID_OPTION', `--in TRANSCRIPT.json is required\nusage: ${usage}`);
+    const strategy = parseStrategy(stringFlag(args, 'strategy') ?? 'reactive');
+    const tokens = numberFlag(args, 'tokens');
+    if (tokens === undefined) throw new CtxpruneError('INVALID_BUDGET', `--tokens N is required\nusage: ${usage}`);
+    const protectedTail = numberFlag(args, 'protected-tail');
+    let raw: string;
+    try {
+      raw = await readFile(inPath, 'utf8');
+    } catch (e) {
+      throw new CtxpruneError('INVALID_OPTION', `cannot read ${inPath}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    let transcript: unknown;
+    try {
+      transcript = JSON.parse(raw);
+    } catch (e) {
+      throw new CtxpruneError('INVALID_OPTION', `${inPath} is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (transcript === null || typeof transcript !== 'object' || Array.isArray(transcript)) {
+      throw new CtxpruneError('INVALID_OPTION', `${inPath} must hold an object {"id", "goal"?, "messages": [...]}`);
+    }
+    const t = transcript as { id?: unknown; goal?: unknown; messages?: unknown };
+    if (t.goal !== undefined && typeof t.goal !== 'string') throw new CtxpruneError('INVALID_OPTION', `"goal" in ${inPath} must be a string`);
+    validateMessages(t.messages);
+    const r = await compact(t.messages, {
+      strategy, tokens, ...(protectedTail !== undefined ? { protectedTail } : {}),
+      ...(typeof t.goal === 'string' ? { goal: t.goal } : {}),
+    });
+    if (boolFlag(args, 'json')) {
+      io.out(JSON.stringify({ kept: r.kept, pruned: r.pruned, evicted: r.evicted, messages: r.messages, dump: r.dump }, null, 2));
+      return 0;
+    }
+    const id = typeof t.id === 'string' ? t.id : inPath;
+    io.out(`${id}: ${strategy}, ${r.tokensBefore} → ${r.tokensAfter} tokens (budget ${r.budget}${r.overBudget ? ', OVER BUDGET' : ''})`);
+    if (r.dump.goal !== null) io.out(`goal (${r.dump.goalSource}): ${r.dump.goal.length > 160 ? r.dump.goal.slice(0, 157) + '...' : r.dump.goal}`);
+    io.out(`kept ${r.kept.length}: ${r.kept.join(', ') || '-'}`);
+    io.out(`pruned ${r.pruned.length}: ${r.pruned.join(', ') || '-'}`);
+    io.out(`evicted ${r.evicted.length}: ${r.evicted.join(', ') || '-'}`);
+    for (const d of r.degraded) io.out(`note: ${d}`);
+    return 0;
+  },
+};
