@@ -1,0 +1,203 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CtxpruneError } from '../../src/errors.js';
+import { prune } from '../../src/prune/pipeline.js';
+import type { PruneResult } from '../../src/prune/types.js';
+import { commentPrefixFor, renderKept } from '../../src/text/elision.js';
+import { dominantCarriageReturn, splitLines } from '../../src/text/lines.js';
+import { loadDefaultTokenCounter, type TokenCounter } from '../../src/text/tokens.js';
+
+const SAMPLES = join(import.meta.dirname, '../fixtures/samples');
+const sample = (name: string) => readFileSync(join(SAMPLES, name), 'utf8');
+
+let counter: TokenCounter;
+beforeAll(async () => {
+  counter = await loadDefaultTokenCounter();
+});
+
+/** The result's text is exactly the kept original lines with one marker per elided run. */
+function expectFaithful(input: string, r: PruneResult) {
+  const lines = splitLines(input);
+  const keep = new Uint8Array(lines.length);
+  for (const l of r.keptLines) keep[l - 1] = 1;
+  const expected = renderKept(lines, keep, commentPrefixFor(r.stats.language), dominantCarriageReturn(lines)).text;
+  if (r.text !== '') expect(r.text).toBe(expected);
+  expect(r.stats.outputTokens).toBe(counter.count(r.text));
+  expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);
+  expect(r.lines.length).toBe(lines.length);
+  expect(r.lines.filter((l) => l.kept).map((l) => l.line)).toEqual(r.keptLines);
+  for (const info of r.lines) {
+    expect(info.kept ? info.reason : null).toBe(info.reason);
+    for (const v of [info.semantic, info.dependency, info.gate, info.keep]) expect(v >= 0 && v <= 1).toBe(true);
+  }
+}
+
+const QUERIES: Record<string, string[]> = {
+  'rate_limiter.py': ['Retry-After header with a negative value should not be returned', 'acquire times out too late when the bucket refills slowly'],
+  'cache.ts': ['expired entries are returned by get after the ttl', 'withCache swallows load errors'],
+  'Toolbar.tsx': ['keyboard shortcut with shift does not trigger onSelect', 'arrow keys wrap focus'],
+  'debounce.js': ['maxWait is ignored by debounce', 'retry delay grows too fast'],
+  'server.go': ['expired keys are still returned by Store.Get', 'PUT with invalid JSON body returns 500'],
+  'ring.rs': ['pop on an empty ring panics', 'histogram counts case-sensitively'],
+  'Inventory.java': ['transfer loses stock when add fails', 'remove throws when quantity equals available'],
+  'buffer.c': ['buffer_grow overflows when capacity is zero', 'count_lines ignores the last line'],
+  'matrix.cpp': ['matrix multiplication with incompatible shapes', 'trace of a non-square matrix'],
+  'OrderService.cs': ['PayAsync marks an order paid twice', 'TotalAsync throws for unknown order id'],
+  'slugger.rb': ['unique slug counter starts at 2', 'reserve! accepts empty slugs'],
+  'Cart.php': ['discount applied before price rules', 'subtotal fails when a price is missing'],
+};
+
+describe('prune on real multi-language samples', () => {
+  const files = readdirSync(SAMPLES).filter((f) => f in QUERIES);
+  it('has a sample for each of the 12 languages', () => {
+    expect(files.length).toBe(12);
+  });
+  for (const file of files) {
+    for (const ratio of [2, 4, 8]) {
+      it(`${file} at ${ratio}×: output parses, fits the budget, keeps lines byte for byte`, async () => {
+        const text = sample(file);
+        for (const query of QUERIES[file]) {
+          const r = await prune(text, { query, ratio, fileName: file, tokenCounter: counter });
+          expect(r.stats.inputParseOk).toBe(true);
+          expectFaithful(text, r);
+          expect(r.stats.repair).toBe('ok');
+          expect(r.stats.outputParseOk).toBe(true);
+          expect(r.keptLines.length).toBeGreaterThan(0);
+        }
+      });
+    }
+  }
+
+  it('keeps the lines that answer the query and their enclosing scope', async () => {
+    const text = sample('rate_limiter.py');
+    const r = await prune(text, { query: 'parse_retry_after negative seconds', ratio: 4, fileName: 'rate_limiter.py', tokenCounter: counter });
+    const lines = splitLines(text);
+    const kept = new Set(r.keptLines.map((l) => lines[l - 1].trim()));
+    expect(kept.has('def parse_retry_after(value: str) -> float:')).toBe(true);
+    expect(kept.has('if seconds < 0:')).toBe(true);
+    const info = r.lines[lines.findIndex((l) => l.trim() === 'if seconds < 0:')];
+    expect(info.reason).toBe('evidence');
+  });
+
+  it('reports why lines were kept: evidence, dependency and repair', async () => {
+    const text = sample('cache.ts');
+    const r = await prune(text, { query: 'expired entry returned by get after ttl', ratio: 4, fileName: 'cache.ts', tokenCounter: counter });
+    const reasons = new Set(r.lines.filter((l) => l.kept).map((l) => l.reason));
+    expect(reasons.has('evidence')).toBe(true);
+    expect(reasons.has('repair') || reasons.has('dependency')).toBe(true);
+  });
+});
+
+describe('budget', () => {
+  it('an absolute token budget is never exceeded', async () => {
+    const text = sample('Inventory.java');
+    for (const tokens of [20, 40, 80, 160, 320]) {
+      const r = await prune(text, { query: 'transfer between inventories', tokens, fileName: 'Inventory.java', tokenCounter: counter });
+      expect(r.stats.budgetTokens).toBe(tokens);
+      expectFaithful(text, r);
+    }
+  });
+
+  it('ratio 1 keeps everything', async () => {
+    const text = sample('server.go');
+    const r = await prune(text, { query: 'store', ratio: 1, fileName: 'server.go', tokenCounter: counter });
+    expect(r.text).toBe(text);
+    expect(r.keptLines.length).toBe(splitLines(text).length);
+  });
+
+  it('a budget below the elision marker returns empty text and says so', async () => {
+    const r = await prune(sample('ring.rs'), { query: 'pop', tokens: 1, fileName: 'ring.rs', tokenCounter: counter });
+    expect(r.text).toBe('');
+    expect(r.stats.outputTokens).toBe(0);
+    expect(r.stats.degraded.join(' ')).toMatch(/below even the elision marker/);
+  });
+
+  it('a budget too small for one evidence unit returns what fits and says so', async () => {
+    const text = sample('rate_limiter.py');
+    const r = await prune(text, { query: 'parse_retry_after negative seconds', tokens: 14, fileName: 'rate_limiter.py', tokenCounter: counter });
+    expect(r.stats.outputTokens).toBeLessThanOrEqual(14);
+    expect(r.stats.degraded.join(' ')).toMatch(/too small for one evidence unit/);
+  });
+});
+
+describe('byte identity', () => {
+  it('preserves CRLF, tabs and non-ASCII in kept lines', async () => {
+    const src = ['def greet(name):\r', '\t"""Grüß dich — 你好 👋"""\r', '\tprint(f"héllo {name}")\r', '\treturn name\r', '\r',
+      ...Array.from({ length: 40 }, (_, i) => `def other_${i}(x):\r\n\treturn x * ${i}\r`), ''].join('\n');
+    const r = await prune(src, { query: 'greet prints héllo', ratio: 4, language: 'python', tokenCounter: counter });
+    expectFaithful(src, r);
+    expect(r.text).toContain('\t"""Grüß dich — 你好 👋"""\r\n');
+    expect(r.text).toMatch(/# … \d+ lines omitted \(\d+–\d+\)\r/);
+  });
+});
+
+describe('bad input', () => {
+  const expectCode = async (p: Promise<unknown>, code: string) => {
+    await expect(p).rejects.toBeInstanceOf(CtxpruneError);
+    await expect(p).rejects.toMatchObject({ code });
+  };
+  it('empty text → EMPTY_INPUT', () => expectCode(prune('', { query: 'x' }), 'EMPTY_INPUT'));
+  it('NUL bytes → BINARY_INPUT', () => expectCode(prune('abc\u0000def', { query: 'x' }), 'BINARY_INPUT'));
+  it('ratio < 1, NaN, Infinity → INVALID_BUDGET', async () => {
+    for (const ratio of [0.5, 0, -2, NaN, Infinity]) await expectCode(prune('a = 1\n', { query: 'x', ratio }), 'INVALID_BUDGET');
+  });
+  it('tokens ≤ 0 or not finite → INVALID_BUDGET', async () => {
+    for (const tokens of [0, -1, NaN, Infinity]) await expectCode(prune('a = 1\n', { query: 'x', tokens }), 'INVALID_BUDGET');
+  });
+  it('a non-string query → INVALID_OPTION', () => expectCode(prune('a = 1\n', { query: 42 as unknown as string }), 'INVALID_OPTION'));
+  it('an aborted signal → ABORTED', () => {
+    const ac = new AbortController();
+    ac.abort();
+    return expectCode(prune('a = 1\n', { query: 'x', signal: ac.signal }), 'ABORTED');
+  });
+
+  it('a 1 MB single-line minified file degrades to line pruning and stays within budget', async () => {
+    const line = 'var a=' + Array.from({ length: 70_000 }, (_, i) => `f${i}(${i})`).join(',') + ';';
+    expect(line.length).toBeGreaterThan(1_000_000);
+    const r = await prune(line, { query: 'f123', ratio: 4, fileName: 'app.min.js', tokenCounter: counter });
+    expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);
+    expect(r.stats.syntax).toBe('indent');
+    expect(r.stats.degraded.join(' ')).toMatch(/minified/);
+  }, 60_000);
+
+  it('a 50,000-line file is pruned within budget', async () => {
+    const text = Array.from({ length: 12_500 }, (_, i) => `def handler_${i}(request):\n    value = request.get("k${i}")\n    return value\n`).join('\n');
+    expect(splitLines(text).length).toBeGreaterThanOrEqual(50_000);
+    const r = await prune(text, { query: 'handler_777 request value', ratio: 8, fileName: 'big.py', tokenCounter: counter });
+    expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);
+    expect(r.keptLines).toContain(777 * 4 + 1);
+    expect(r.stats.outputParseOk).toBe(true);
+  }, 60_000);
+
+  it('a file with syntax errors is pruned and its parse status reported', async () => {
+    const text = sample('rate_limiter.py').replace('def parse_retry_after(value: str) -> float:', 'def parse_retry_after(value: str -> float:');
+    const r = await prune(text, { query: 'retry after', ratio: 4, fileName: 'x.py', tokenCounter: counter });
+    expect(r.stats.inputParseOk).toBe(false);
+    expectFaithful(text, r);
+  });
+
+  it('an unknown language prunes by lines without repair', async () => {
+    const text = Array.from({ length: 60 }, (_, i) => `PERFORM STEP-${i} THRU STEP-${i}-END.`).join('\n');
+    const r = await prune(text, { query: 'STEP-42', ratio: 4, language: 'cobol', tokenCounter: counter });
+    expect(r.stats.language).toBe(null);
+    expect(r.stats.repair).toBe('skipped');
+    expect(r.stats.degraded.join(' ')).toMatch(/unknown language "cobol"/);
+    expect(r.keptLines).toContain(43);
+    expectFaithful(text, r);
+  });
+
+  it('an empty query keeps the outline and says so', async () => {
+    const r = await prune(sample('rate_limiter.py'), { query: '', ratio: 4, fileName: 'a.py', tokenCounter: counter });
+    expect(r.stats.degraded.join(' ')).toMatch(/empty query/);
+    expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);
+    expect(r.keptLines.length).toBeGreaterThan(0);
+  });
+
+  it('a huge query is truncated with a note, not rejected', async () => {
+    const query = 'bucket refill rate '.repeat(60_000);
+    const r = await prune(sample('rate_limiter.py'), { query, ratio: 4, fileName: 'a.py', tokenCounter: counter });
+    expect(r.stats.degraded.join(' ')).toMatch(/first 20,000/);
+    expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);
+  });
+});
