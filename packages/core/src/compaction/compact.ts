@@ -82,7 +82,11 @@ export async function compact(messages: Message[], options: CompactOptions): Pro
   };
   const total = tokens.reduce((a, b) => a + b, 0);
   const protectedTokens = tokens.reduce((a, t, i) => a + (ctx.protectedBy[i] ? t : 0), 0);
-  const evictable = messages.map((_, i) => i).filter((i) => !ctx.protectedBy[i]);
+  // A message no longer than its own placeholder is never worth evicting: it stays (until the
+  // budget cannot even hold the protected messages and the placeholders, see degradeAll).
+  const unprotected = messages.map((_, i) => i).filter((i) => !ctx.protectedBy[i]);
+  const evictable = unprotected.filter((i) => tokens[i] > ctx.placeholderCost[i]);
+  const smallTokens = unprotected.reduce((a, i) => a + (tokens[i] > ctx.placeholderCost[i] ? 0 : tokens[i]), 0);
   const states: State[] = messages.map(() => ({ kind: 'full' }));
   const degraded: string[] = [];
   const dump: CompactionDump = {
@@ -93,12 +97,12 @@ export async function compact(messages: Message[], options: CompactOptions): Pro
 
   if (total > budget) {
     const reserve = evictable.reduce((a, i) => a + ctx.placeholderCost[i], 0);
-    if (protectedTokens + reserve > budget) {
-      degradeAll(ctx, evictable, states, budget, protectedTokens, degraded);
+    if (protectedTokens + smallTokens + reserve > budget) {
+      degradeAll(ctx, unprotected, states, budget, protectedTokens, degraded);
     } else if (opt.strategy === 'reactive') {
       reactive(ctx, evictable, states, budget, total);
     } else {
-      await scored(ctx, evictable, states, opt, options, budget - protectedTokens - reserve, dump, degraded);
+      await scored(ctx, evictable, states, opt, options, budget - protectedTokens - smallTokens - reserve, dump, degraded);
     }
   }
 
@@ -149,14 +153,17 @@ export async function compact(messages: Message[], options: CompactOptions): Pro
 }
 
 /** Protected + placeholders do not fit: evict everything evictable, then leave out placeholders oldest first. */
-function degradeAll(ctx: Ctx, evictable: number[], states: State[], budget: number, protectedTokens: number, degraded: string[]): void {
-  for (const i of evictable) states[i] = { kind: 'evicted' };
-  let cur = protectedTokens + evictable.reduce((a, i) => a + ctx.placeholderCost[i], 0);
+function degradeAll(ctx: Ctx, unprotected: number[], states: State[], budget: number, protectedTokens: number, degraded: string[]): void {
+  let cur = protectedTokens;
+  for (const i of unprotected) {
+    if (ctx.tokens[i] > ctx.placeholderCost[i]) states[i] = { kind: 'evicted' };
+    cur += Math.min(ctx.tokens[i], ctx.placeholderCost[i]);
+  }
   let omitted = 0;
-  for (const i of evictable) {
+  for (const i of unprotected) {
     if (cur <= budget) break;
+    cur -= Math.min(ctx.tokens[i], ctx.placeholderCost[i]);
     states[i] = { kind: 'omitted' };
-    cur -= ctx.placeholderCost[i];
     omitted++;
   }
   if (omitted) {
