@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+/**
+ * Features + rubric labels for training, computed by packages/core (the same code the neural
+ * scorer runs at inference). Run after `npm run build -w @ctxprune/core`.
+ *
+ *   node training/build_dataset.mjs --work DIR [--max-lines 640] [--neg 0.12] [--shard i/k]
+ *
+ * Reads DIR/commits/*.jsonl (training/mine_commits.py) and writes DIR/dataset/<shard>/:
+ *   features.f32  row-major float32 [total_lines, F]
+ *   labels.u8     [total_lines, 3]: teacher mask, semantic label, dependency label
+ *   index.jsonl   one line per example: repo, split, commit, path, offset (rows), n, doc, language
+ * Long files are cropped to a window of --max-lines lines holding the teacher lines (features
+ * are computed on the whole file first, so document-level features see everything).
+ *
+ *   node training/build_dataset.mjs --fixture OUT_DIR
+ * writes the parity fixture used by packages/core/test/features (a small real case).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const core = path.join(here, '..', 'packages', 'core', 'dist');
+const { analyze, analyzeByIndent, splitLines } = await import(path.join(core, 'syntax', 'index.js'));
+const { computeLineFeatures, FEATURE_COUNT, FEATURE_VERSION } = await import(path.join(core, 'features', 'lines.js'));
+const { rubricLabels } = await import(path.join(core, 'labels', 'rubric.js'));
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : dflt; };
+
+function mulberry32(seed) {
+  return () => {
+    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PARSE_LANG = { python: 'python', typescript: 'typescript', javascript: 'javascript' };
+
+async function structureOf(text, lines, language) {
+  const lang = PARSE_LANG[language] ?? null;
+  if (!lang || text.length > 2 * 1024 * 1024 || text.length / lines.length > 1000) return analyzeByIndent(lines, lang);
+  try { return await analyze(text, lang); } catch { return analyzeByIndent(lines, lang); }
+}
+
+async function example(query, text, language, goldLines, doc) {
+  const lines = splitLines(text);
+  const st = await structureOf(text, lines, language);
+  const feats = computeLineFeatures(query, lines, st, PARSE_LANG[language] ?? null);
+  const mask = new Uint8Array(lines.length);
+  for (const g of goldLines) if (g >= 1 && g <= lines.length) mask[g - 1] = 1;
+  const lab = rubricLabels(mask, doc, st);
+  return { lines, feats, mask, lab };
+}
+
+if (opt('fixture')) {
+  const out = opt('fixture');
+  fs.mkdirSync(out, { recursive: true });
+  const fixture = JSON.parse(fs.readFileSync(path.join(out, 'case.json'), 'utf8'));
+  const { feats } = await example(fixture.query, fixture.file_text, fixture.language, fixture.gold_lines, 1);
+  fs.writeFileSync(path.join(out, 'features.f32'), Buffer.from(feats.data.buffer));
+  fs.writeFileSync(path.join(out, 'features.json'), JSON.stringify({ n: feats.n, f: feats.f, version: FEATURE_VERSION }));
+  console.log(`fixture: ${feats.n} lines × ${feats.f} features`);
+  process.exit(0);
+}
+
+const work = opt('work', '/work/ctxprune-train');
+const maxLines = Number(opt('max-lines', '640'));
+const negShare = Number(opt('neg', '0.12'));
+const [shardI, shardK] = (opt('shard', '0/1')).split('/').map(Number);
+const splits = JSON.parse(opt('splits', '{}'));
+const files = fs.readdirSync(path.join(work, 'commits')).filter((f) => f.endsWith('.jsonl')).sort()
+  .filter((_, i) => i % shardK === shardI);
+const outDir = path.join(work, 'dataset', `shard${shardI}`);
+fs.mkdirSync(outDir, { recursive: true });
+const fx = fs.openSync(path.join(outDir, 'features.f32'), 'w');
+const fy = fs.openSync(path.join(outDir, 'labels.u8'), 'w');
+const fi = fs.createWriteStream(path.join(outDir, 'index.jsonl'));
+let offset = 0;
+const t0 = Date.now();
+
+for (const file of files) {
+  const rows = fs.readFileSync(path.join(work, 'commits', file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const rand = mulberry32(1234 + file.length * 7919 + rows.length);
+  let count = 0;
+  for (let r = 0; r < rows.length; r++) {
+    const c = rows[r];
+    const jobs = [{ query: c.query, gold: c.gold_lines, doc: 1, neg: false }];
+    if (rand() < negShare && rows.length > 1) {
+      // A negative: another commit's message (different file) against this file.
+      let o = Math.floor(rand() * rows.length);
+      if (rows[o].path === c.path) o = (o + 1) % rows.length;
+      if (rows[o].path !== c.path) jobs.push({ query: rows[o].query, gold: [], doc: 0, neg: true });
+    }
+    for (const job of jobs) {
+      let ex;
+      try { ex = await example(job.query, c.file_text, c.language, job.gold, job.doc); } catch (e) { console.error(`skip ${c.repo} ${c.commit}: ${e.message}`); continue; }
+      const n = ex.lines.length;
+      let lo = 0, hi = n;
+      if (n > maxLines) {
+        const gold = job.gold.map((g) => g - 1).filter((g) => g >= 0 && g < n);
+        const gMin = gold.length ? Math.min(...gold) : Math.floor(rand() * n);
+        const gMax = gold.length ? Math.max(...gold) : gMin;
+        const slackLo = Math.max(0, gMax - maxLines + 1), slackHi = Math.min(gMin, n - maxLines);
+        lo = slackHi >= slackLo ? slackLo + Math.floor(rand() * (slackHi - slackLo + 1)) : Math.max(0, Math.min(gMin, n - maxLines));
+        hi = lo + maxLines;
+      }
+      const m = hi - lo;
+      const F = ex.feats.f;
+      fs.writeSync(fx, Buffer.from(ex.feats.data.buffer, lo * F * 4, m * F * 4));
+      const y = new Uint8Array(m * 3);
+      for (let t = 0; t < m; t++) {
+        y[3 * t] = ex.mask[lo + t];
+        y[3 * t + 1] = ex.lab.semantic[lo + t];
+        y[3 * t + 2] = ex.lab.dependency[lo + t];
+      }
+      fs.writeSync(fy, y);
+      fi.write(JSON.stringify({
+        repo: c.repo, split: splits[c.repo] ?? 'train', commit: c.commit, path: c.path, language: c.language,
+        offset, n: m, full_n: n, crop: lo, doc: job.doc, neg: job.neg,
+      }) + '\n');
+      offset += m;
+      count++;
+    }
+  }
+  console.error(`${file}: ${count} examples, ${offset} rows, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+}
+fs.closeSync(fx); fs.closeSync(fy); fi.end();
+fs.writeFileSync(path.join(outDir, 'meta.json'), JSON.stringify({ features: FEATURE_COUNT, version: FEATURE_VERSION, rows: offset }));
