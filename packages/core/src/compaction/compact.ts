@@ -222,8 +222,13 @@ async function scored(
   }
   const gapCost = counter.count(gapMarker(999, ctx.keys[0] ?? 'ovf_00000000') + '\n');
   const groups = groupOf(messages, opt.groupBy, opt.turnWindow);
+  const blockCount = new Map<number, number>();
+  for (const b of blocks) blockCount.set(b.messageIndex, (blockCount.get(b.messageIndex) ?? 0) + 1);
+  // Packing cost: the block, plus a gap marker when its message has several blocks (conservative;
+  // the exact pass below gives back what the model over-counted).
   const units: SelectUnit[] = blocks.map((b, k) => ({
-    id: b.id, tokens: blockTokens[k] + gapCost, relevance: relevance[k], group: groups[b.messageIndex],
+    id: b.id, tokens: blockTokens[k] + (blockCount.get(b.messageIndex)! > 1 ? gapCost : 0),
+    relevance: relevance[k], group: groups[b.messageIndex],
   }));
   // Newest first: on equal scores the more recent block wins (recency as the tie-break).
   const order = units.map((_, k) => k).reverse();
@@ -235,7 +240,9 @@ async function scored(
     selected = packByRelevance(candidates, selBudget).selected;
   } else {
     dump.groupBy = opt.groupBy;
-    const protectedIdx = messages.map((_, i) => i).filter((i) => ctx.protectedBy[i]);
+    // Redundancy context: what stays in the transcript anyway, except the latest user turn, which
+    // is the query itself (a block that repeats the request is relevant, not redundant).
+    const protectedIdx = messages.map((_, i) => i).filter((i) => ctx.protectedBy[i] && ctx.protectedBy[i] !== 'latest-user');
     const texts = [...blocks.map((b) => b.text), ...protectedIdx.map((i) => messages[i].content)];
     const tv = termVectors(texts);
     const textIndex = new Map<string, number>(units.map((u, k) => [u.id, k]));
@@ -304,9 +311,11 @@ async function scored(
     setState(i);
     return i;
   };
-  const rest = units.map((u) => u.id).filter((id) => !chosen.has(id)).sort((a, b) => priority(b) - priority(a));
+  // Newest first before the (stable) sort: ties go to the more recent block here too.
+  const rest = candidates.map((u) => u.id).filter((id) => !chosen.has(id)).sort((a, b) => priority(b) - priority(a));
   for (const id of rest) {
-    if (limit - used < tokenOf.get(id)!) continue;
+    const i0 = blocks[unitIndex.get(id)!].messageIndex;
+    if (limit - used + cost.get(i0)! < tokenOf.get(id)!) continue; // cannot fit even if it replaced the whole message
     const i = toggle(id, true);
     const c = approxCost(i);
     if (used + c - cost.get(i)! <= limit) {

@@ -14,6 +14,13 @@ export interface MigOptions {
   minGain?: number;
   /** Units already present (protected context): they count for redundancy and cost nothing. */
   context?: readonly SelectUnit[];
+  /**
+   * A unit may cross `budget` by up to this fraction of its own size (0..1): rounding an
+   * allocation to the nearest whole unit. Never past `hardLimit`. Default 0.
+   */
+  overshoot?: number;
+  /** Absolute cap when overshoot is allowed. Default `budget`. */
+  hardLimit?: number;
 }
 
 export interface GreedyResult {
@@ -50,6 +57,9 @@ export function greedyMig(
   const lambda = opts.lambda ?? 1;
   const minGain = opts.minGain ?? -Infinity;
   const context = opts.context ?? [];
+  const overshoot = opts.overshoot ?? 0;
+  const hard = opts.hardLimit ?? budget;
+  const fits = (used: number, t: number) => used + t <= Math.min(hard, budget + overshoot * t) + 1e-9;
   const red = candidates.map((u) => redundancy(u, context, sim));
   const taken = new Array<boolean>(candidates.length).fill(false);
   const selected: SelectUnit[] = [];
@@ -58,7 +68,7 @@ export function greedyMig(
   for (;;) {
     let best = -1, bestGain = -Infinity;
     for (let i = 0; i < candidates.length; i++) {
-      if (taken[i] || used + candidates[i].tokens > budget + 1e-9) continue;
+      if (taken[i] || !fits(used, candidates[i].tokens)) continue;
       const g = candidates[i].relevance - lambda * red[i];
       if (g > bestGain) { bestGain = g; best = i; }
     }
@@ -195,6 +205,11 @@ export interface PackMigOptions extends MigOptions {
   groupRelevance?: GroupRelevance;
   /** Softmax temperature of the coarse allocation. Default 0.1 (on 0..1 relevances). */
   temperature?: number;
+  /**
+   * Inside a group, a unit may cross the group's allocation by up to this fraction of its size
+   * (the group rounds to whole units, taking from groups after it). Default 0.5; 0 = strict.
+   */
+  roundUp?: number;
 }
 
 export interface PackMigResult {
@@ -209,8 +224,8 @@ export interface PackMigResult {
 
 /**
  * Coarse-to-fine packing: score groups, allocate, greedy MIG inside each group (highest group
- * MIG first, redundancy against everything chosen so far), then a global greedy fill with the
- * leftover. Never exceeds `budget`.
+ * MIG first, redundancy against everything chosen so far; a group rounds its allocation to whole
+ * units, see roundUp), then a global greedy fill with the leftover. Never exceeds `budget`.
  */
 export function packMig(
   units: readonly SelectUnit[],
@@ -229,7 +244,10 @@ export function packMig(
   for (const g of groups) {
     g.allocation = alloc.get(g.group) ?? 0;
     const members = units.filter((u) => u.group === g.group);
-    const r = greedyMig(members, g.allocation, sim, { lambda, minGain: opts.minGain, context: [...context, ...chosen] });
+    const r = greedyMig(members, g.allocation, sim, {
+      lambda, minGain: opts.minGain, context: [...context, ...chosen],
+      overshoot: opts.roundUp ?? 0.5, hardLimit: Math.max(0, budget - used),
+    });
     for (const u of r.selected) { chosen.push(u); chosenIds.add(u.id); }
     for (const [id, s] of r.scores) scores.set(id, s);
     g.used = r.used;

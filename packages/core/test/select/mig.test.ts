@@ -102,7 +102,7 @@ describe('coarse stage: group scores and allocation', () => {
       u('b1', 0.2, 10, 'B'), u('b2', 0.1, 10, 'B'),
     ];
     const sim = table({});
-    const r = packMig(units, 35, sim, { temperature: 0.1 });
+    const r = packMig(units, 35, sim, { temperature: 0.1, roundUp: 0 });
     expect(r.groups.reduce((s, g) => s + g.allocation, 0)).toBe(35);
     expect(r.used).toBeLessThanOrEqual(35);
     expect(r.selected).toEqual(['a1', 'a2', 'a3']);
@@ -110,11 +110,16 @@ describe('coarse stage: group scores and allocation', () => {
     expect(r.groups.find((g) => g.group === 'B')).toMatchObject({ allocation: 5, used: 0 });
     // A gets 28 (two 10-token units fit, 8 left), B gets 12 (b1 fits, 2 left): the fill takes a3.
     const v = [u('a1', 1, 10, 'A'), u('a2', 0.9, 10, 'A'), u('a3', 0.8, 10, 'A'), u('b1', 1 - Math.log(7 / 3), 10, 'B'), u('b2', 0, 10, 'B')];
-    const r2 = packMig(v, 40, sim, { temperature: 1, groupRelevance: 'max' });
+    const r2 = packMig(v, 40, sim, { temperature: 1, groupRelevance: 'max', roundUp: 0 });
     expect(r2.groups.map((g) => [g.group, g.allocation])).toEqual([['A', 28], ['B', 12]]);
     expect(r2.selected).toEqual(['a1', 'a2', 'b1', 'a3']);
     expect(r2.fill).toBe(10);
     expect(r2.used).toBe(40);
+    // Default roundUp 0.5: A rounds 28 up to three whole units (30 ≤ 28 + 5), B gets what is left.
+    const r3 = packMig(v, 40, sim, { temperature: 1, groupRelevance: 'max' });
+    expect(r3.selected).toEqual(['a1', 'a2', 'a3', 'b1']);
+    expect(r3.fill).toBe(0);
+    expect(r3.groups.map((g) => [g.group, g.allocation, g.used])).toEqual([['A', 28, 30], ['B', 12, 10]]);
   });
 });
 
