@@ -1,0 +1,264 @@
+/**
+ * Per-language node-type tables for structure.ts: which tree-sitter node types are imports,
+ * definitions, control statements, clauses, cases, body containers, ... (pure data).
+ */
+import type { LanguageId } from './types.js';
+
+export interface GrammarTable {
+  /** Comment node types. */
+  comments: Set<string>;
+  /** Statement types that are imports / includes / package declarations. */
+  imports: Set<string>;
+  /** Statement-level decorator / attribute nodes that precede a definition (Rust `#[..]`, TS member decorators). */
+  decorators: Set<string>;
+  /** Definition nodes that open a block (body found by `body` field or `bodyOf`). */
+  defs: Set<string>;
+  /** Subset of defs that are class-like scopes (their variable declarations are definitions). */
+  classLike: Set<string>;
+  /** Control statements (compound statements: if, for, while, try, switch, ...). */
+  controls: Set<string>;
+  /** Later clauses of a compound statement (else, elif, except, catch, finally, rescue, ensure). */
+  clauses: Set<string>;
+  /** Case-like nodes inside a switch/match (case labels with their statements). */
+  cases: Set<string>;
+  /** Containers whose named children are statements (block bodies). */
+  blocks: Set<string>;
+  /** Nodes whose named children are treated as siblings in the enclosing block. */
+  transparent: Set<string>;
+  /** Wrappers around one definition (export, decorated_definition, template): field or last named child. */
+  wrappers: Map<string, string | null>;
+  /** Expression-level block openers found inside multi-line statements (closures, lambdas, blocks). */
+  inner: Set<string>;
+  /** Statement types whose declared names are definitions at module / class level. */
+  varDecls: Set<string>;
+  /** Prefix of decorator lines (lexical), or null. */
+  decoratorLine: RegExp | null;
+  /** Blocks close with the keyword `end`. */
+  endKeyword: boolean;
+  /** Identifier regex for lexical use extraction. */
+  ident: RegExp;
+}
+
+const S = (...xs: string[]) => new Set(xs);
+const IDENT = /[A-Za-z_][A-Za-z0-9_]*/g;
+const IDENT_JS = /[A-Za-z_$][A-Za-z0-9_$]*/g;
+
+const jsBase = (): GrammarTable => ({
+  comments: S('comment', 'html_comment'),
+  imports: S('import_statement', 'import_alias'),
+  decorators: S('decorator'),
+  defs: S('function_declaration', 'generator_function_declaration', 'class_declaration', 'abstract_class_declaration',
+    'method_definition', 'interface_declaration', 'enum_declaration', 'internal_module', 'module',
+    'function_signature'),
+  classLike: S('class_declaration', 'abstract_class_declaration', 'interface_declaration', 'enum_declaration', 'internal_module', 'module'),
+  controls: S('if_statement', 'for_statement', 'for_in_statement', 'while_statement', 'do_statement', 'try_statement',
+    'switch_statement', 'with_statement', 'labeled_statement'),
+  clauses: S('else_clause', 'catch_clause', 'finally_clause'),
+  cases: S('switch_case', 'switch_default'),
+  blocks: S('statement_block', 'class_body', 'interface_body', 'enum_body', 'switch_body', 'object_type'),
+  transparent: S(),
+  wrappers: new Map([['export_statement', 'declaration'], ['ambient_declaration', null]]),
+  inner: S('arrow_function', 'function_expression', 'function', 'generator_function', 'class'),
+  varDecls: S('lexical_declaration', 'variable_declaration', 'type_alias_declaration', 'public_field_definition', 'field_definition'),
+  decoratorLine: /^@/,
+  endKeyword: false,
+  ident: IDENT_JS,
+});
+
+const TABLES: Record<LanguageId, GrammarTable> = {
+  python: {
+    comments: S('comment'),
+    imports: S('import_statement', 'import_from_statement', 'future_import_statement'),
+    decorators: S('decorator'),
+    defs: S('function_definition', 'class_definition'),
+    classLike: S('class_definition'),
+    controls: S('if_statement', 'for_statement', 'while_statement', 'try_statement', 'with_statement', 'match_statement'),
+    clauses: S('elif_clause', 'else_clause', 'except_clause', 'except_group_clause', 'finally_clause'),
+    cases: S('case_clause'),
+    blocks: S('block'),
+    transparent: S(),
+    wrappers: new Map([['decorated_definition', 'definition']]),
+    inner: S(),
+    varDecls: S('expression_statement'),
+    decoratorLine: /^@/,
+    endKeyword: false,
+    ident: IDENT,
+  },
+  typescript: jsBase(),
+  tsx: jsBase(),
+  javascript: jsBase(),
+  go: {
+    comments: S('comment'),
+    imports: S('import_declaration', 'package_clause'),
+    decorators: S(),
+    defs: S('function_declaration', 'method_declaration', 'type_declaration'),
+    classLike: S('type_declaration'),
+    controls: S('if_statement', 'for_statement', 'expression_switch_statement', 'type_switch_statement', 'select_statement',
+      'labeled_statement'),
+    clauses: S(),
+    cases: S('expression_case', 'default_case', 'type_case', 'communication_case'),
+    blocks: S('block', 'field_declaration_list', 'interface_type'),
+    transparent: S('statement_list'),
+    wrappers: new Map(),
+    inner: S('func_literal'),
+    varDecls: S('var_declaration', 'const_declaration'),
+    decoratorLine: null,
+    endKeyword: false,
+    ident: IDENT,
+  },
+  rust: {
+    comments: S('line_comment', 'block_comment'),
+    imports: S('use_declaration', 'extern_crate_declaration'),
+    decorators: S('attribute_item', 'inner_attribute_item'),
+    defs: S('function_item', 'struct_item', 'enum_item', 'union_item', 'trait_item', 'impl_item', 'mod_item',
+      'macro_definition', 'function_signature_item'),
+    classLike: S('struct_item', 'enum_item', 'union_item', 'trait_item', 'impl_item', 'mod_item'),
+    controls: S('if_expression', 'match_expression', 'for_expression', 'while_expression', 'loop_expression',
+      'unsafe_block', 'async_block', 'const_block'),
+    clauses: S('else_clause'),
+    cases: S('match_arm'),
+    blocks: S('block', 'declaration_list', 'field_declaration_list', 'enum_variant_list', 'match_block'),
+    transparent: S(),
+    wrappers: new Map(),
+    inner: S('closure_expression', 'if_expression', 'match_expression', 'for_expression', 'while_expression',
+      'loop_expression', 'unsafe_block', 'async_block', 'block'),
+    varDecls: S('const_item', 'static_item', 'type_item'),
+    decoratorLine: /^#!?\[/,
+    endKeyword: false,
+    ident: IDENT,
+  },
+  java: {
+    comments: S('line_comment', 'block_comment'),
+    imports: S('import_declaration', 'package_declaration', 'module_declaration'),
+    decorators: S(),
+    defs: S('class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration',
+      'annotation_type_declaration', 'method_declaration', 'constructor_declaration', 'compact_constructor_declaration',
+      'static_initializer'),
+    classLike: S('class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration', 'annotation_type_declaration'),
+    controls: S('if_statement', 'for_statement', 'enhanced_for_statement', 'while_statement', 'do_statement',
+      'try_statement', 'try_with_resources_statement', 'switch_expression', 'switch_statement', 'synchronized_statement',
+      'labeled_statement'),
+    clauses: S('catch_clause', 'finally_clause'),
+    cases: S('switch_block_statement_group', 'switch_rule'),
+    blocks: S('block', 'class_body', 'interface_body', 'enum_body', 'switch_block', 'constructor_body',
+      'annotation_type_body', 'enum_body_declarations'),
+    transparent: S('enum_body_declarations'),
+    wrappers: new Map(),
+    inner: S('lambda_expression', 'class_body', 'switch_expression'),
+    varDecls: S('field_declaration', 'constant_declaration'),
+    decoratorLine: /^@(?!interface\b)/,
+    endKeyword: false,
+    ident: IDENT,
+  },
+  c: {
+    comments: S('comment'),
+    imports: S('preproc_include'),
+    decorators: S(),
+    defs: S('function_definition', 'struct_specifier', 'union_specifier', 'enum_specifier'),
+    classLike: S('struct_specifier', 'union_specifier', 'enum_specifier'),
+    controls: S('if_statement', 'for_statement', 'while_statement', 'do_statement', 'switch_statement', 'labeled_statement'),
+    clauses: S('else_clause'),
+    cases: S('case_statement'),
+    blocks: S('compound_statement', 'field_declaration_list', 'enumerator_list'),
+    transparent: S('preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif', 'preproc_elifdef'),
+    wrappers: new Map(),
+    inner: S('field_declaration_list', 'enumerator_list', 'compound_statement'),
+    varDecls: S('declaration', 'preproc_def', 'preproc_function_def', 'type_definition', 'field_declaration'),
+    decoratorLine: /^\[\[/,
+    endKeyword: false,
+    ident: IDENT,
+  },
+  cpp: {
+    comments: S('comment'),
+    imports: S('preproc_include', 'using_declaration', 'alias_declaration', 'import_declaration'),
+    decorators: S(),
+    defs: S('function_definition', 'struct_specifier', 'union_specifier', 'enum_specifier', 'class_specifier',
+      'namespace_definition', 'linkage_specification', 'concept_definition'),
+    classLike: S('struct_specifier', 'union_specifier', 'enum_specifier', 'class_specifier', 'namespace_definition',
+      'linkage_specification'),
+    controls: S('if_statement', 'for_statement', 'for_range_loop', 'while_statement', 'do_statement', 'switch_statement',
+      'try_statement', 'labeled_statement'),
+    clauses: S('else_clause', 'catch_clause'),
+    cases: S('case_statement'),
+    blocks: S('compound_statement', 'field_declaration_list', 'enumerator_list', 'declaration_list'),
+    transparent: S('preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif', 'preproc_elifdef'),
+    wrappers: new Map([['template_declaration', null]]),
+    inner: S('lambda_expression', 'field_declaration_list', 'enumerator_list', 'compound_statement'),
+    varDecls: S('declaration', 'preproc_def', 'preproc_function_def', 'type_definition', 'field_declaration', 'alias_declaration'),
+    decoratorLine: /^\[\[/,
+    endKeyword: false,
+    ident: IDENT,
+  },
+  csharp: {
+    comments: S('comment'),
+    imports: S('using_directive', 'extern_alias_directive', 'file_scoped_namespace_declaration'),
+    decorators: S(),
+    defs: S('class_declaration', 'struct_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration',
+      'record_struct_declaration', 'namespace_declaration', 'method_declaration', 'constructor_declaration',
+      'destructor_declaration', 'operator_declaration', 'conversion_operator_declaration', 'local_function_statement',
+      'property_declaration', 'indexer_declaration', 'accessor_declaration'),
+    classLike: S('class_declaration', 'struct_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration',
+      'record_struct_declaration', 'namespace_declaration'),
+    controls: S('if_statement', 'for_statement', 'foreach_statement', 'while_statement', 'do_statement', 'try_statement',
+      'switch_statement', 'using_statement', 'lock_statement', 'fixed_statement', 'checked_statement', 'unsafe_statement',
+      'labeled_statement'),
+    clauses: S('catch_clause', 'finally_clause'),
+    cases: S('switch_section'),
+    blocks: S('block', 'declaration_list', 'switch_body', 'enum_member_declaration_list', 'accessor_list'),
+    transparent: S(),
+    wrappers: new Map(),
+    inner: S('lambda_expression', 'anonymous_method_expression'),
+    varDecls: S('field_declaration', 'event_field_declaration', 'delegate_declaration'),
+    decoratorLine: /^\[/,
+    endKeyword: false,
+    ident: IDENT,
+  },
+  ruby: {
+    comments: S('comment'),
+    imports: S(),
+    decorators: S(),
+    defs: S('method', 'singleton_method', 'class', 'module', 'singleton_class'),
+    classLike: S('class', 'module', 'singleton_class'),
+    controls: S('if', 'unless', 'while', 'until', 'for', 'case', 'case_match', 'begin'),
+    clauses: S('elsif', 'else', 'rescue', 'ensure'),
+    cases: S('when', 'in_clause'),
+    blocks: S('body_statement', 'then', 'do', 'block_body'),
+    transparent: S(),
+    wrappers: new Map(),
+    inner: S('do_block', 'block', 'lambda', 'if', 'unless', 'case', 'begin', 'while'),
+    varDecls: S('assignment'),
+    decoratorLine: null,
+    endKeyword: true,
+    ident: IDENT,
+  },
+  php: {
+    comments: S('comment'),
+    imports: S('namespace_use_declaration', 'include_expression', 'require_expression', 'include_once_expression',
+      'require_once_expression'),
+    decorators: S('attribute_list'),
+    defs: S('function_definition', 'class_declaration', 'interface_declaration', 'trait_declaration', 'enum_declaration',
+      'method_declaration', 'namespace_definition'),
+    classLike: S('class_declaration', 'interface_declaration', 'trait_declaration', 'enum_declaration', 'namespace_definition'),
+    controls: S('if_statement', 'for_statement', 'foreach_statement', 'while_statement', 'do_statement', 'try_statement',
+      'switch_statement'),
+    clauses: S('else_if_clause', 'else_clause', 'catch_clause', 'finally_clause'),
+    cases: S('case_statement', 'default_statement'),
+    blocks: S('compound_statement', 'declaration_list', 'switch_block', 'enum_declaration_list'),
+    transparent: S(),
+    wrappers: new Map(),
+    inner: S('anonymous_function', 'anonymous_function_creation_expression', 'match_expression'),
+    varDecls: S('const_declaration', 'property_declaration', 'expression_statement'),
+    decoratorLine: /^#\[/,
+    endKeyword: false,
+    ident: IDENT,
+  },
+};
+
+export function grammarTable(lang: LanguageId): GrammarTable {
+  return TABLES[lang];
+}
+
+/** Control types whose nested `if` alternative continues an else-if chain. */
+export const IF_TYPES = S('if_statement', 'if_expression', 'if', 'unless', 'elsif', 'else_if_clause');
+/** Field names that hold a body (a block or a single statement). */
+export const BODY_FIELDS = S('body', 'consequence');

@@ -1,0 +1,197 @@
+/**
+ * Language identification and per-language lexical facts (pure, no I/O).
+ */
+import { LANGUAGES, type LanguageId } from './types.js';
+
+const EXTENSIONS: Record<string, LanguageId> = {
+  py: 'python', pyi: 'python', pyw: 'python',
+  ts: 'typescript', mts: 'typescript', cts: 'typescript',
+  tsx: 'tsx',
+  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascript',
+  go: 'go',
+  rs: 'rust',
+  java: 'java',
+  c: 'c', h: 'c',
+  cc: 'cpp', cpp: 'cpp', cxx: 'cpp', 'c++': 'cpp', hpp: 'cpp', hh: 'cpp', hxx: 'cpp', ipp: 'cpp',
+  cs: 'csharp',
+  rb: 'ruby', rake: 'ruby', gemspec: 'ruby',
+  php: 'php', phtml: 'php',
+};
+
+const SPECIAL_NAMES: Record<string, LanguageId> = {
+  rakefile: 'ruby', gemfile: 'ruby', guardfile: 'ruby', podfile: 'ruby',
+};
+
+const ALIASES: Record<string, LanguageId> = {
+  python: 'python', py: 'python', python3: 'python', py3: 'python',
+  typescript: 'typescript', ts: 'typescript', mts: 'typescript', cts: 'typescript',
+  tsx: 'tsx', typescriptreact: 'tsx',
+  javascript: 'javascript', js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript',
+  node: 'javascript', nodejs: 'javascript', ecmascript: 'javascript', javascriptreact: 'javascript',
+  go: 'go', golang: 'go',
+  rust: 'rust', rs: 'rust',
+  java: 'java',
+  c: 'c', h: 'c',
+  cpp: 'cpp', 'c++': 'cpp', cxx: 'cpp', cc: 'cpp', hpp: 'cpp', cplusplus: 'cpp',
+  csharp: 'csharp', 'c#': 'csharp', cs: 'csharp', 'c-sharp': 'csharp', dotnet: 'csharp',
+  ruby: 'ruby', rb: 'ruby',
+  php: 'php',
+};
+
+/** Map a user-supplied language name or alias (case-insensitive) to a LanguageId, or null. */
+export function parseLanguageName(name: string | null | undefined): LanguageId | null {
+  if (!name) return null;
+  const key = name.trim().toLowerCase().replace(/\s+/g, '');
+  return ALIASES[key] ?? null;
+}
+
+export function isLanguageId(x: unknown): x is LanguageId {
+  return typeof x === 'string' && (LANGUAGES as readonly string[]).includes(x);
+}
+
+/** Language from a file name's extension (or well-known name), or null. */
+export function languageFromFileName(fileName: string): LanguageId | null {
+  const base = fileName.replace(/\\/g, '/').split('/').pop() ?? '';
+  const special = SPECIAL_NAMES[base.toLowerCase()];
+  if (special) return special;
+  const dot = base.lastIndexOf('.');
+  if (dot <= 0 && !(dot === 0 && base.length > 1)) return null;
+  const ext = base.slice(dot + 1);
+  // `.C`/`.H` (upper case) are C++ by convention.
+  if (ext === 'C' || ext === 'H') return 'cpp';
+  return EXTENSIONS[ext.toLowerCase()] ?? null;
+}
+
+const SHEBANGS: Array<[RegExp, LanguageId]> = [
+  [/\bpython[0-9.]*\b/, 'python'],
+  [/\b(node|nodejs|bun)\b/, 'javascript'],
+  [/\b(deno|ts-node|tsx)\b/, 'typescript'],
+  [/\bruby\b/, 'ruby'],
+  [/\bphp\b/, 'php'],
+];
+
+/**
+ * Content heuristics, in a fixed order; each returns a score. Deterministic; null when no rule
+ * is confident.
+ */
+function detectByContent(content: string): LanguageId | null {
+  const head = content.length > 20000 ? content.slice(0, 20000) : content;
+  const firstLine = head.slice(0, head.indexOf('\n') >>> 0).trim();
+  if (firstLine.startsWith('#!')) {
+    for (const [re, lang] of SHEBANGS) if (re.test(firstLine)) return lang;
+  }
+  if (/^\s*<\?php\b/.test(head) || /<\?php\b/.test(head.slice(0, 200))) return 'php';
+
+  const score: Record<LanguageId, number> = {
+    python: 0, typescript: 0, tsx: 0, javascript: 0, go: 0, rust: 0, java: 0, c: 0, cpp: 0, csharp: 0, ruby: 0, php: 0,
+  };
+  const count = (re: RegExp) => (head.match(re) ?? []).length;
+  const m = (re: RegExp) => re.test(head);
+
+  // Go
+  if (m(/^package\s+\w+\s*$/m) && m(/^func\s/m)) score.go += 10;
+  if (m(/^import\s+\(\s*$/m) && m(/^\s*"[\w./-]+"\s*$/m)) score.go += 4;
+  if (m(/:=/) && m(/^func\s/m)) score.go += 3;
+  // Rust
+  score.rust += 3 * count(/^\s*(pub(\([\w:]+\))?\s+)?fn\s+\w+/gm);
+  score.rust += 3 * count(/\blet\s+mut\s/g);
+  score.rust += 3 * count(/^\s*impl\b/gm);
+  score.rust += 4 * count(/^\s*use\s+(std|crate|super|self)::/gm);
+  score.rust += 2 * count(/#\[derive\(/g);
+  // Python
+  score.python += 3 * count(/^\s*def\s+\w+\s*\(.*\)\s*(->\s*[^:]+)?:\s*$/gm);
+  score.python += 3 * count(/^\s*from\s+[\w.]+\s+import\s+/gm);
+  score.python += 2 * count(/^import\s+[\w.]+(\s+as\s+\w+)?\s*$/gm);
+  score.python += 2 * count(/^\s*(elif|except|class\s+\w+(\(.*\))?)\b.*:\s*$/gm);
+  score.python += 2 * count(/\bself\.\w+/g) * (m(/^\s*def\s/m) ? 1 : 0);
+  // Ruby
+  score.ruby += 3 * count(/^\s*require(_relative)?\s+['"]/gm);
+  score.ruby += 2 * count(/^\s*def\s+[\w?!.]+(\(.*\))?\s*$/gm) * (m(/^\s*end\s*$/m) ? 1 : 0);
+  score.ruby += 2 * count(/\bdo\s*\|[^|]*\|/g);
+  score.ruby += 2 * count(/^\s*(module|class)\s+[A-Z]\w*(\s*<\s*[\w:]+)?\s*$/gm) * (m(/^\s*end\s*$/m) ? 1 : 0);
+  score.ruby += 1 * count(/^\s*end\s*$/gm) * (m(/[{};]\s*$/m) ? 0 : 1);
+  // C / C++
+  const includes = count(/^\s*#include\s*[<"]/gm);
+  score.c += 3 * includes;
+  score.cpp += 3 * includes;
+  score.cpp += 4 * count(/\b(std::|namespace\s+\w+|template\s*<|class\s+\w+\s*(:\s*public)?|public:|private:|#include\s*<(iostream|vector|string|memory|map)>)/g);
+  score.c += 2 * count(/\b(malloc|printf|sizeof|typedef\s+struct|#define)\b/g);
+  // Java / C#
+  score.java += 3 * count(/^\s*import\s+(static\s+)?[\w.]+(\.\*)?;\s*$/gm);
+  score.java += 3 * count(/^\s*package\s+[\w.]+;\s*$/gm);
+  score.java += 2 * count(/\bpublic\s+(static\s+)?(final\s+)?(class|interface|enum|void)\b/g);
+  score.java += 2 * count(/\bSystem\.out\.print/g);
+  score.csharp += 4 * count(/^\s*using\s+[\w.]+;\s*$/gm);
+  score.csharp += 4 * count(/^\s*namespace\s+[\w.]+\s*(;|\{)?\s*$/gm);
+  score.csharp += 2 * count(/\{\s*get;\s*(private\s+)?set;\s*\}/g);
+  score.csharp += 2 * count(/\bConsole\.Write/g);
+  if (score.csharp > 0) score.java = Math.max(0, score.java - 2);
+  // TypeScript / JavaScript
+  score.typescript += 3 * count(/^\s*(export\s+)?(interface|type)\s+\w+(<[^>]*>)?\s*(=|\{|extends)/gm);
+  score.typescript += 2 * count(/\b(\w+)\s*:\s*(string|number|boolean|void|unknown|any|never)\b/g);
+  score.typescript += 2 * count(/\b(private|public|readonly)\s+\w+\s*[:?]/g);
+  score.typescript += 2 * count(/^\s*import\s+type\s/gm);
+  const jsLike = count(/^\s*(import\s+.*\s+from\s+['"]|export\s+(default\s+)?(function|const|class)|const\s+\w+\s*=\s*require\()/gm)
+    + count(/\b(const|let)\s+\w+\s*=/g) + count(/=>\s*[{(]?/g) + count(/\bfunction\s*\w*\s*\(/g) + count(/\bconsole\.\w+\(/g);
+  score.javascript += 2 * jsLike;
+  if (score.typescript > 0) score.typescript += score.javascript;
+  if (score.typescript > 0 && /<\/?[A-Z][\w.]*[\s>/]/.test(head) && /return\s*\(?\s*</.test(head)) score.tsx = score.typescript + 1;
+
+  let best: LanguageId | null = null;
+  let bestScore = 0;
+  let second = 0;
+  for (const lang of LANGUAGES) {
+    const s = score[lang];
+    if (s > bestScore) { second = bestScore; bestScore = s; best = lang; } else if (s > second) second = s;
+  }
+  // C vs C++ ties go to C; require a clear winner otherwise.
+  if (best === 'cpp' && score.cpp === score.c) best = 'c';
+  if (bestScore < 3) return null;
+  if (best !== 'c' && best !== 'cpp' && best !== 'typescript' && best !== 'tsx' && bestScore - second < 2) return null;
+  return best;
+}
+
+/** Language by file extension first, then content heuristics; null when unsure. */
+export function detectLanguage(fileName: string | undefined | null, content: string): LanguageId | null {
+  if (fileName) {
+    const byName = languageFromFileName(fileName);
+    if (byName) return byName;
+  }
+  return content ? detectByContent(content) : null;
+}
+
+const GRAMMAR_FILES: Record<LanguageId, string> = {
+  python: 'tree-sitter-python.wasm',
+  typescript: 'tree-sitter-typescript.wasm',
+  tsx: 'tree-sitter-tsx.wasm',
+  javascript: 'tree-sitter-javascript.wasm',
+  go: 'tree-sitter-go.wasm',
+  rust: 'tree-sitter-rust.wasm',
+  java: 'tree-sitter-java.wasm',
+  c: 'tree-sitter-c.wasm',
+  cpp: 'tree-sitter-cpp.wasm',
+  csharp: 'tree-sitter-c-sharp.wasm',
+  ruby: 'tree-sitter-ruby.wasm',
+  php: 'tree-sitter-php.wasm',
+};
+
+/** File name of the grammar's wasm (`tree-sitter-<grammar>.wasm`). */
+export function grammarFileFor(lang: LanguageId): string {
+  return GRAMMAR_FILES[lang];
+}
+
+/** Line-comment prefix used when rendering elision markers. */
+export function lineCommentPrefix(lang: LanguageId | null): string {
+  return lang === 'python' || lang === 'ruby' ? '#' : '//';
+}
+
+/** Block comment delimiters, or null where the language has none usable inline. */
+export function blockCommentDelimiters(lang: LanguageId | null): [string, string] | null {
+  if (lang === 'python' || lang === 'ruby' || lang === null) return null;
+  return ['/*', '*/'];
+}
+
+/** Whether blocks close with `end` (Ruby) rather than braces or indentation. */
+export function usesEndKeyword(lang: LanguageId | null): boolean {
+  return lang === 'ruby';
+}

@@ -1,0 +1,146 @@
+/**
+ * Line-level lexical helpers shared by the tree-based and the indentation-based analyzers (pure).
+ */
+import type { LanguageId } from './types.js';
+
+/** Split text into lines the way the whole library does: on '\n' only ('\r' stays on the line). */
+export function splitLines(text: string): string[] {
+  return text.split('\n');
+}
+
+/** Line content without a trailing '\r'. */
+export function stripCr(line: string): string {
+  return line.length > 0 && line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line;
+}
+
+export function isBlankLine(line: string): boolean {
+  return stripCr(line).trim().length === 0;
+}
+
+const CLOSER_BRACE = /^[)\]}]+[\s)\]},;]*(\/\/.*|\/\*.*\*\/\s*)?$/;
+const CLOSER_DO_WHILE = /^}\s*while\s*\(.*\)\s*;?\s*(\/\/.*)?$/;
+const CLOSER_PY = /^[)\]}]+[\s)\]},]*(#.*)?$/;
+const CLOSER_END = /^end\b[\s)\]},;]*(#.*)?$/;
+const CLOSER_RUBY_BRACE = /^[)\]}]+[\s)\]},;]*(#.*)?$/;
+
+/** Whether a (trimmed, CR-free) line holds only closing delimiters for the language. */
+export function isCloserLine(trimmed: string, lang: LanguageId | null): boolean {
+  if (trimmed.length === 0) return false;
+  const c = trimmed.charCodeAt(0);
+  if (lang === 'ruby') return (c === 101 && CLOSER_END.test(trimmed)) || CLOSER_RUBY_BRACE.test(trimmed);
+  if (lang === 'python') return CLOSER_PY.test(trimmed);
+  if (c !== 41 && c !== 93 && c !== 125) return lang === null && c === 101 && CLOSER_END.test(trimmed);
+  return CLOSER_BRACE.test(trimmed) || CLOSER_DO_WHILE.test(trimmed);
+}
+
+const IDENT = /[A-Za-z_][A-Za-z0-9_]*/g;
+const IDENT_JS = /[A-Za-z_$][A-Za-z0-9_$]*/g;
+
+/** The identifier regex (global) for a language. */
+export function identifierRegex(lang: LanguageId | null): RegExp {
+  return lang === 'javascript' || lang === 'typescript' || lang === 'tsx' ? IDENT_JS : IDENT;
+}
+
+/**
+ * Turn (definition names per line, scope per definition line, parent chain) into CSR use edges:
+ * for each line, the identifiers on it that resolve to a definition line (never itself).
+ * Resolution: nearest preceding definition in an enclosing scope; else the nearest following one
+ * in an enclosing scope; else the nearest definition anywhere. At most `cap` targets per line.
+ */
+export function buildUseEdges(
+  lines: string[],
+  skip: (row: number) => boolean,
+  definedNames: Map<number, string[]>,
+  defScope: Map<number, number>,
+  parent: Int32Array,
+  lang: LanguageId | null,
+  cap = 16,
+): { useOffsets: Int32Array; useTargets: Int32Array } {
+  const n = lines.length;
+  const byName = new Map<string, number[]>();
+  const rows = [...definedNames.keys()].sort((a, b) => a - b);
+  for (const row of rows) {
+    for (const name of definedNames.get(row)!) {
+      let list = byName.get(name);
+      if (!list) byName.set(name, (list = []));
+      if (list[list.length - 1] !== row) list.push(row);
+    }
+  }
+  const scopeOf = new Int32Array(n).fill(-1);
+  for (const [row, sc] of defScope) if (row < n) scopeOf[row] = sc;
+  const useOffsets = new Int32Array(n + 1);
+  const targets: number[] = [];
+  const re = identifierRegex(lang);
+  const chain: number[] = [];
+  const seen = new Set<string>();
+  const picked: number[] = [];
+  for (let i = 0; i < n; i++) {
+    useOffsets[i] = targets.length;
+    if (skip(i) || byName.size === 0) continue;
+    const line = lines[i];
+    chain.length = 0;
+    seen.clear();
+    picked.length = 0;
+    let chainReady = false;
+    re.lastIndex = 0;
+    for (let m = re.exec(line); m; m = re.exec(line)) {
+      const name = m[0];
+      const cands = byName.get(name);
+      if (!cands || seen.has(name)) continue;
+      seen.add(name);
+      if (!chainReady) {
+        chainReady = true;
+        chain.push(-1);
+        for (let p = parent[i], guard = 0; p >= 0 && guard < 256; p = parent[p], guard++) chain.push(p);
+      }
+      let before = -1;
+      let after = -1;
+      let any = -1;
+      for (const d of cands) {
+        if (d === i) continue;
+        const enclosing = chain.includes(scopeOf[d]);
+        if (enclosing) {
+          if (d < i) before = d;
+          else if (after < 0) after = d;
+        }
+        if (any < 0 || Math.abs(d - i) < Math.abs(any - i)) any = d;
+      }
+      const t = before >= 0 ? before : after >= 0 ? after : any;
+      if (t >= 0 && !picked.includes(t)) {
+        picked.push(t);
+        if (picked.length >= cap) break;
+      }
+    }
+    picked.sort((a, b) => a - b);
+    for (const t of picked) targets.push(t);
+  }
+  useOffsets[n] = targets.length;
+  return { useOffsets, useTargets: Int32Array.from(targets) };
+}
+
+/** Merge overlapping multi-line spans (pairs start,end) and write them into the span arrays. */
+export function applySpans(pairs: number[], spanStart: Int32Array, spanEnd: Int32Array): void {
+  const n = pairs.length / 2;
+  if (n === 0) return;
+  const idx = Array.from({ length: n }, (_, k) => k).sort((a, b) => pairs[2 * a] - pairs[2 * b] || pairs[2 * b + 1] - pairs[2 * a + 1]);
+  let s = pairs[2 * idx[0]];
+  let e = pairs[2 * idx[0] + 1];
+  const flush = () => {
+    for (let r = s; r <= e && r < spanStart.length; r++) {
+      spanStart[r] = s;
+      spanEnd[r] = e;
+    }
+  };
+  for (let k = 1; k < n; k++) {
+    const a = pairs[2 * idx[k]];
+    const b = pairs[2 * idx[k] + 1];
+    if (a <= e) {
+      if (b > e) e = b;
+    } else {
+      flush();
+      s = a;
+      e = b;
+    }
+  }
+  flush();
+}

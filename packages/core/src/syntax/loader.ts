@@ -1,0 +1,172 @@
+/**
+ * Grammar loading: the only module of syntax/ that does I/O. Initialises web-tree-sitter once,
+ * loads each grammar once and caches it. In Node the .wasm files come from the npm packages (or
+ * from `env.assets` when set); in a browser they are fetched with `env.fetch` from `env.assets`.
+ * Node-only modules are imported dynamically so this module bundles for the browser.
+ */
+import { Language, Parser, type Tree } from 'web-tree-sitter';
+import { env, isNode } from '../config.js';
+import { CtxpruneError } from '../errors.js';
+import { LANGUAGES, type LanguageId } from './types.js';
+import { grammarFileFor } from './languages.js';
+
+export interface LoadedGrammar {
+  language: Language;
+  parser: Parser;
+}
+
+let runtime: Promise<void> | null = null;
+const grammars = new Map<LanguageId, Promise<LoadedGrammar>>();
+
+/** npm package + path inside it for each grammar (Node defaults, playground asset copy). */
+const PACKAGE_PATHS: Record<LanguageId, string> = {
+  python: '@vscode/tree-sitter-wasm/wasm/tree-sitter-python.wasm',
+  typescript: '@vscode/tree-sitter-wasm/wasm/tree-sitter-typescript.wasm',
+  tsx: '@vscode/tree-sitter-wasm/wasm/tree-sitter-tsx.wasm',
+  javascript: '@vscode/tree-sitter-wasm/wasm/tree-sitter-javascript.wasm',
+  go: '@vscode/tree-sitter-wasm/wasm/tree-sitter-go.wasm',
+  rust: '@vscode/tree-sitter-wasm/wasm/tree-sitter-rust.wasm',
+  java: '@vscode/tree-sitter-wasm/wasm/tree-sitter-java.wasm',
+  c: 'tree-sitter-c/tree-sitter-c.wasm',
+  cpp: '@vscode/tree-sitter-wasm/wasm/tree-sitter-cpp.wasm',
+  csharp: '@vscode/tree-sitter-wasm/wasm/tree-sitter-c-sharp.wasm',
+  ruby: '@vscode/tree-sitter-wasm/wasm/tree-sitter-ruby.wasm',
+  php: '@vscode/tree-sitter-wasm/wasm/tree-sitter-php.wasm',
+};
+const RUNTIME_WASM = 'web-tree-sitter/web-tree-sitter.wasm';
+const RUNTIME_FILE = 'web-tree-sitter.wasm';
+
+// Specifiers in variables keep bundlers from pulling Node built-ins into browser builds.
+const NODE_MODULE = 'node:module';
+const NODE_FS = 'node:fs/promises';
+const NODE_URL = 'node:url';
+const NODE_PATH = 'node:path';
+
+async function nodeResolve(spec: string): Promise<string> {
+  const { createRequire } = (await import(/* @vite-ignore */ NODE_MODULE)) as typeof import('node:module');
+  return createRequire(import.meta.url).resolve(spec);
+}
+
+function isRemote(u: string): boolean {
+  return /^(https?|data|blob):/i.test(u);
+}
+
+/** Read an asset: local path / file: URL via fs in Node, otherwise env.fetch. */
+async function readAsset(location: string): Promise<Uint8Array> {
+  if (isNode && !isRemote(location)) {
+    const fs = (await import(/* @vite-ignore */ NODE_FS)) as typeof import('node:fs/promises');
+    let p = location;
+    if (/^file:/i.test(p)) {
+      const { fileURLToPath } = (await import(/* @vite-ignore */ NODE_URL)) as typeof import('node:url');
+      p = fileURLToPath(p);
+    }
+    return new Uint8Array(await fs.readFile(p));
+  }
+  const res = await env.fetch(location);
+  if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`.trim());
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+async function joinBase(base: string | URL, file: string): Promise<string> {
+  const b = String(base);
+  if (isNode && !isRemote(b) && !/^file:/i.test(b)) {
+    const path = (await import(/* @vite-ignore */ NODE_PATH)) as typeof import('node:path');
+    return path.join(b, file);
+  }
+  return b.endsWith('/') ? b + file : `${b}/${file}`;
+}
+
+/** Where the grammar for `lang` is read from under the current env. */
+export async function grammarLocation(lang: LanguageId): Promise<string> {
+  const a = env.assets;
+  const exact = a.grammarUrls[lang];
+  if (exact) return String(exact);
+  if (a.grammarBaseUrl) return joinBase(a.grammarBaseUrl, grammarFileFor(lang));
+  if (isNode) return nodeResolve(PACKAGE_PATHS[lang]);
+  return joinBase(a.assetBase.endsWith('/') ? a.assetBase + 'grammars/' : a.assetBase + '/grammars/', grammarFileFor(lang));
+}
+
+async function runtimeLocation(): Promise<string> {
+  const u = env.assets.treeSitterWasmUrl;
+  if (u) return String(u);
+  if (isNode) return nodeResolve(RUNTIME_WASM);
+  return joinBase(env.assets.assetBase, RUNTIME_FILE);
+}
+
+/** Initialise web-tree-sitter once (idempotent; retried after a failure). */
+export function initTreeSitter(): Promise<void> {
+  if (!runtime) {
+    runtime = (async () => {
+      const where = await runtimeLocation();
+      let wasmBinary: Uint8Array;
+      try {
+        wasmBinary = await readAsset(where);
+      } catch (e) {
+        throw new CtxpruneError('GRAMMAR_LOAD_FAILED', `could not load the tree-sitter runtime from ${where}: ${(e as Error).message}`, { cause: e });
+      }
+      try {
+        await Parser.init({ wasmBinary } as unknown as Parameters<typeof Parser.init>[0]);
+      } catch (e) {
+        throw new CtxpruneError('GRAMMAR_LOAD_FAILED', `could not start the tree-sitter runtime from ${where}: ${(e as Error).message}`, { cause: e });
+      }
+    })();
+    runtime.catch(() => { runtime = null; });
+  }
+  return runtime;
+}
+
+/** Load (once) the grammar and a parser for `lang`. Throws CtxpruneError GRAMMAR_LOAD_FAILED / UNKNOWN_LANGUAGE. */
+export function loadParser(lang: LanguageId): Promise<LoadedGrammar> {
+  if (!(LANGUAGES as readonly string[]).includes(lang)) {
+    return Promise.reject(new CtxpruneError('UNKNOWN_LANGUAGE', `unknown language: ${String(lang)}`));
+  }
+  let p = grammars.get(lang);
+  if (!p) {
+    p = (async () => {
+      await initTreeSitter();
+      const where = await grammarLocation(lang);
+      let language: Language;
+      try {
+        language = await Language.load(await readAsset(where));
+      } catch (e) {
+        throw new CtxpruneError('GRAMMAR_LOAD_FAILED', `could not load the ${lang} grammar from ${where}: ${(e as Error).message}`, { cause: e });
+      }
+      const parser = new Parser();
+      parser.setLanguage(language);
+      return { language, parser };
+    })();
+    grammars.set(lang, p);
+    p.catch(() => { if (grammars.get(lang) === p) grammars.delete(lang); });
+  }
+  return p;
+}
+
+/** Parse `text` with the grammar for `lang`. The caller owns the tree (call `tree.delete()` when done). */
+export async function parse(lang: LanguageId, text: string): Promise<Tree> {
+  const { parser } = await loadParser(lang);
+  const tree = parser.parse(text);
+  if (!tree) throw new CtxpruneError('GRAMMAR_LOAD_FAILED', `the ${lang} parser returned no tree`);
+  return tree;
+}
+
+/** Forget loaded grammars (after `configure()` changed asset locations). The runtime stays initialised. */
+export function resetGrammarCache(): void {
+  grammars.clear();
+}
+
+export interface GrammarAsset {
+  /** LanguageId, or 'runtime' for web-tree-sitter's own wasm. */
+  id: LanguageId | 'runtime';
+  /** File name the browser defaults expect (under `<assetBase>/grammars/`, or `<assetBase>/` for the runtime). */
+  fileName: string;
+  /** Absolute path of the source file inside node_modules. */
+  sourcePath: string;
+}
+
+/** Node only: where each grammar .wasm and the runtime wasm live in node_modules (for asset copying). */
+export async function listGrammarAssets(): Promise<GrammarAsset[]> {
+  if (!isNode) throw new CtxpruneError('ASSET_LOAD_FAILED', 'listGrammarAssets() needs Node');
+  const out: GrammarAsset[] = [{ id: 'runtime', fileName: RUNTIME_FILE, sourcePath: await nodeResolve(RUNTIME_WASM) }];
+  for (const lang of LANGUAGES) out.push({ id: lang, fileName: grammarFileFor(lang), sourcePath: await nodeResolve(PACKAGE_PATHS[lang]) });
+  return out;
+}

@@ -1,0 +1,604 @@
+/**
+ * Per-line structure from a tree-sitter tree (pure over the tree). Descends only through
+ * statement / block / definition containers; expression subtrees are never walked (multi-line
+ * statements are searched for nested block openers with `descendantsOfType`, which runs in wasm).
+ */
+import type { Node, Tree } from 'web-tree-sitter';
+import { LineKind, type FileStructure, type LanguageId, type LineKindValue } from './types.js';
+import { BODY_FIELDS, IF_TYPES, grammarTable, type GrammarTable } from './grammars.js';
+import { declNames, defNames, importNames } from './names.js';
+import { applySpans, buildUseEdges, isCloserLine, stripCr } from './lexical.js';
+import { countErrors } from './validity.js';
+
+interface Ctx {
+  /** Header line of the enclosing block (-1 at top level). */
+  parent: number;
+  /** Rows <= floor belong to the enclosing header and are not claimed by body statements. */
+  floor: number;
+  /** Inside a function body (variable declarations are then not definitions). */
+  inFn: boolean;
+  /** Parent of the enclosing block's header (for clauses found inside a body, e.g. Ruby rescue). */
+  ownerParent: number;
+  /** The enclosing block is a Ruby `case` (its else is a case label). */
+  caseOwner: boolean;
+}
+
+interface Segment {
+  row: number;
+  node: Node;
+  body: Node | null;
+}
+
+const IMPORT_LINE: Partial<Record<LanguageId, RegExp>> = {
+  javascript: /^\s*(const|let|var)\s+[^=]+=\s*require\s*\(/,
+  typescript: /^\s*(const|let|var)\s+[^=]+=\s*require\s*\(/,
+  tsx: /^\s*(const|let|var)\s+[^=]+=\s*require\s*\(/,
+  ruby: /^\s*(require|require_relative|load|autoload)\b/,
+  php: /^\s*(require|include)(_once)?\b/,
+};
+
+function sRow(n: Node): number {
+  return n.startPosition.row;
+}
+/** End row, not counting a trailing newline that some nodes include. */
+function eRow(n: Node): number {
+  const p = n.endPosition;
+  const s = n.startPosition.row;
+  return p.column === 0 && p.row > s ? p.row - 1 : p.row;
+}
+
+class Analyzer {
+  readonly t: GrammarTable;
+  readonly kind: Uint8Array;
+  readonly parent: Int32Array;
+  readonly spanStart: Int32Array;
+  readonly spanEnd: Int32Array;
+  readonly blockEnd: Int32Array;
+  readonly closer: Int32Array;
+  readonly firstBodyLine: Int32Array;
+  readonly companionGroup: Int32Array;
+  readonly spans: number[] = [];
+  readonly definedNames = new Map<number, string[]>();
+  readonly defScope = new Map<number, number>();
+  readonly innerTypes: string[];
+
+  constructor(readonly lang: LanguageId, readonly lines: string[]) {
+    const n = lines.length;
+    this.t = grammarTable(lang);
+    this.kind = new Uint8Array(n).fill(LineKind.Code);
+    this.parent = new Int32Array(n).fill(-1);
+    this.spanStart = new Int32Array(n);
+    this.spanEnd = new Int32Array(n);
+    for (let i = 0; i < n; i++) { this.spanStart[i] = i; this.spanEnd[i] = i; }
+    this.blockEnd = new Int32Array(n).fill(-1);
+    this.closer = new Int32Array(n).fill(-1);
+    this.firstBodyLine = new Int32Array(n).fill(-1);
+    this.companionGroup = new Int32Array(n).fill(-1);
+    this.innerTypes = [...this.t.inner];
+  }
+
+  // ---- primitive writes -------------------------------------------------------------------
+
+  private claim(from: number, to: number, ctx: Ctx, parent = ctx.parent): void {
+    const lo = Math.max(from, ctx.floor + 1);
+    const hi = Math.min(to, this.parent.length - 1);
+    for (let r = lo; r <= hi; r++) this.parent[r] = parent;
+  }
+  private setKind(row: number, k: LineKindValue, ctx: Ctx): void {
+    if (row > ctx.floor && row < this.kind.length) this.kind[row] = k;
+  }
+  private addSpan(s: number, e: number): void {
+    if (e > s) this.spans.push(s, e);
+  }
+  private define(row: number, names: string[], scope: number): void {
+    if (!names.length || row < 0) return;
+    const prev = this.definedNames.get(row);
+    if (prev) { for (const x of names) if (!prev.includes(x)) prev.push(x); } else this.definedNames.set(row, [...new Set(names)]);
+    if (!this.defScope.has(row)) this.defScope.set(row, scope);
+  }
+  private isDecoratorLine(row: number): boolean {
+    const re = this.t.decoratorLine;
+    return !!re && re.test(stripCr(this.lines[row] ?? '').trimStart());
+  }
+
+  // ---- walking ----------------------------------------------------------------------------
+
+  walkBlock(container: Node, ctx: Ctx, skipClauses = false): void {
+    let pendingDeco = -1;
+    for (const c of container.namedChildren) {
+      if (!c) continue;
+      if (skipClauses && this.t.clauses.has(c.type)) continue;
+      if (this.t.decorators.has(c.type)) {
+        const s = sRow(c);
+        this.claim(s, eRow(c), ctx);
+        for (let r = s; r <= eRow(c); r++) this.setKind(r, LineKind.Decorator, ctx);
+        if (pendingDeco < 0) pendingDeco = s;
+        continue;
+      }
+      if (this.t.comments.has(c.type)) { this.comment(c, ctx); continue; }
+      this.statement(c, ctx, pendingDeco);
+      pendingDeco = -1;
+    }
+  }
+
+  private comment(c: Node, ctx: Ctx): void {
+    const s = sRow(c);
+    const e = eRow(c);
+    const line = this.lines[s] ?? '';
+    const col = c.startPosition.column;
+    const own = line.slice(0, col).trim().length === 0;
+    this.claim(own ? s : s + 1, e, ctx);
+    for (let r = own ? s : s + 1; r <= e; r++) this.setKind(r, LineKind.Comment, ctx);
+    if (own) this.addSpan(s, e);
+  }
+
+  statement(c: Node, ctx: Ctx, spanStart = -1): void {
+    const t = this.t;
+    const type = c.type;
+    if (t.transparent.has(type)) {
+      this.claim(sRow(c), eRow(c), ctx);
+      this.walkBlock(c, ctx);
+      return;
+    }
+    if (t.wrappers.has(type)) {
+      const field = t.wrappers.get(type)!;
+      const inner = field ? c.childForFieldName(field) : c.lastNamedChild;
+      const s0 = spanStart >= 0 ? Math.min(spanStart, sRow(c)) : sRow(c);
+      if (inner && (t.defs.has(inner.type) || t.controls.has(inner.type) || t.wrappers.has(inner.type))) {
+        this.claim(s0, sRow(inner) - 1, ctx);
+        this.statement(inner, ctx, s0);
+        return;
+      }
+      this.simple(c, ctx, s0);
+      return;
+    }
+    if (t.imports.has(type)) {
+      const s = sRow(c);
+      const e = eRow(c);
+      this.claim(s, e, ctx);
+      for (let r = s; r <= e; r++) this.setKind(r, LineKind.Import, ctx);
+      this.addSpan(s, e);
+      this.define(s, importNames(c.text, this.lang), ctx.parent);
+      return;
+    }
+    if (t.defs.has(type)) { this.def(c, ctx, spanStart); return; }
+    if (t.controls.has(type)) { this.compound(c, ctx, spanStart, -1); return; }
+    if (t.cases.has(type)) { this.caseNode(c, ctx); return; }
+    if (t.clauses.has(type)) {
+      if (ctx.caseOwner) { this.caseNode(c, ctx); return; }
+      // A clause inside a body (Ruby `rescue`/`ensure` in a method body): a clause of the owner.
+      const owner = ctx.parent;
+      const outer: Ctx = { ...ctx, parent: ctx.ownerParent, floor: -1 };
+      this.openSegment({ row: sRow(c), node: c, body: this.clauseBody(c) }, outer, LineKind.Clause, -1, -1, sRow(c));
+      if (owner >= 0) {
+        this.companionGroup[owner] = owner;
+        this.companionGroup[sRow(c)] = owner;
+      }
+      return;
+    }
+    if (t.blocks.has(type)) {
+      // A bare block `{ ... }` used as a statement: transparent.
+      this.claim(sRow(c), eRow(c), ctx);
+      this.walkBlock(c, ctx);
+      return;
+    }
+    this.simple(c, ctx, spanStart);
+  }
+
+  /** Body of a clause node that holds its statements directly (Ruby else/ensure) or in a field. */
+  private clauseBody(c: Node): Node {
+    const b = c.childForFieldName('body') ?? c.childForFieldName('consequence');
+    if (b) return b;
+    for (const k of c.namedChildren) if (k && this.t.blocks.has(k.type)) return k;
+    return c;
+  }
+
+  private bodyOf(n: Node): Node | null {
+    const t = this.t;
+    let b = n.childForFieldName('body');
+    if (!b && this.lang === 'go' && n.type === 'type_declaration') {
+      const spec = n.namedChildren.find((k) => k?.type === 'type_spec');
+      const ty = spec?.childForFieldName('type');
+      if (ty?.type === 'struct_type') b = ty.namedChildren.find((k) => k?.type === 'field_declaration_list') ?? null;
+      else if (ty?.type === 'interface_type') b = ty;
+    }
+    if (!b && (this.lang === 'c' || this.lang === 'cpp') && n.type === 'function_definition') return null;
+    if (!b && n.type === 'accessor_declaration') return null;
+    if (!b) {
+      for (const k of n.namedChildren) if (k && t.blocks.has(k.type)) { b = k; break; }
+    }
+    if (b && !t.blocks.has(b.type)) {
+      // property with accessor list, arrow body with expression, ...
+      if (b.type === 'accessor_list' || b.type === 'block') return b;
+      return null;
+    }
+    return b;
+  }
+
+  private def(n: Node, ctx: Ctx, spanStart: number): void {
+    const body = this.bodyOf(n);
+    const names = defNames(n, this.lang);
+    const s0 = spanStart >= 0 ? Math.min(spanStart, sRow(n)) : sRow(n);
+    if (!body || eRow(body) === sRow(n) && !this.t.classLike.has(n.type) && eRow(n) === sRow(n)) {
+      // Definition without a block (prototype, signature, unit struct, file-scoped namespace) or a one-liner.
+      const isNs = /namespace|mod_item|module/.test(n.type) && !body;
+      this.simple(n, ctx, s0, isNs ? LineKind.Import : LineKind.DefHeader);
+      let row = sRow(n);
+      while (row < eRow(n) && this.isDecoratorLine(row)) row++;
+      this.define(row, names, ctx.parent);
+      if (body && row < this.blockEnd.length) this.blockEnd[row] = Math.max(row, eRow(n));
+      return;
+    }
+    const headerEnd = this.headerEnd(body, sRow(n));
+    let row = sRow(n);
+    while (row < headerEnd && (this.isDecoratorLine(row) || this.kind[row] === LineKind.Comment)) row++;
+    const fn = !this.t.classLike.has(n.type);
+    this.openSegment({ row, node: n, body }, ctx, LineKind.DefHeader, -1, this.endTokenRow(n), s0, fn);
+    this.define(row, names, ctx.parent);
+  }
+
+  private endTokenRow(n: Node): number {
+    const ep = n.endPosition;
+    const line = this.lines[ep.row] ?? '';
+    if (ep.column === 0) return -1;
+    if (line[ep.column - 1] === '}') return ep.row;
+    if (this.t.endKeyword && line.slice(Math.max(0, ep.column - 3), ep.column) === 'end') return ep.row;
+    return -1;
+  }
+
+  /** Last row of the header: the row of the body's `{`, else the end of what precedes the body. */
+  private headerEnd(body: Node, headerRow: number): number {
+    const sp = body.startPosition;
+    const ch = (this.lines[sp.row] ?? '')[sp.column];
+    if (ch === '{') return Math.max(headerRow, sp.row);
+    if (this.lang !== 'python' && this.lang !== 'ruby' && ch !== undefined && sp.row > headerRow) {
+      // Allman braces are caught above; a body starting on a later line without '{' (brace-less body).
+      const prevLine = stripCr(this.lines[sp.row - 1] ?? '').trimEnd();
+      if (!prevLine.endsWith('{')) return Math.max(headerRow, sp.row - 1);
+    }
+    const first = body.firstChild;
+    if (first && (first.type === '{' || first.type === 'do' || first.type === ':')) return Math.max(headerRow, sRow(first));
+    for (let i = 0, k = body.child(0); k && i < 4; i++, k = k.nextSibling) {
+      if (k.type === '{') return Math.max(headerRow, sRow(k));
+      if (k.isNamed) break;
+    }
+    const prev = body.previousSibling;
+    if (prev && body.parent && prev.startIndex >= body.parent.startIndex) return Math.max(headerRow, eRow(prev));
+    return headerRow;
+  }
+
+  /**
+   * Open one block: a header (or clause) line `seg.row` whose header span starts at `spanStart`,
+   * with body `seg.body`. Returns the row that closes the block (closer or last body row).
+   */
+  private openSegment(seg: Segment, ctx: Ctx, kind: LineKindValue, nextRow: number, endRow: number,
+    spanStart: number, inFn = ctx.inFn, caseOwner = false): number {
+    const { row, body } = seg;
+    const selfBody = body === seg.node;
+    let hEnd = row;
+    if (body) {
+      if (selfBody) {
+        const open = this.findChild(body, '{');
+        if (open) hEnd = Math.max(row, sRow(open));
+        else {
+          const v = body.childForFieldName('value') ?? body.childForFieldName('condition');
+          if (v && sRow(v) <= row + 1) hEnd = Math.max(row, eRow(v));
+        }
+      } else hEnd = this.headerEnd(body, row);
+    }
+    const s = Math.min(spanStart, row);
+    this.claim(s, hEnd, ctx);
+    for (let r = s; r < row; r++) if (this.isDecoratorLine(r)) this.setKind(r, LineKind.Decorator, ctx);
+    this.setKind(row, kind, ctx);
+    this.addSpan(s, hEnd);
+    if (!body) {
+      this.blockEnd[row] = hEnd;
+      return hEnd;
+    }
+    // Closing delimiter.
+    let closer = -1;
+    let trueDelim = false;
+    const ep = body.endPosition;
+    const endLine = this.lines[ep.row] ?? '';
+    if (ep.column > 0 && endLine[ep.column - 1] === '}') {
+      closer = ep.row; trueDelim = true;
+    }
+    else if (this.t.endKeyword) {
+      if (nextRow >= 0) closer = nextRow;
+      else if (endRow >= 0) { closer = endRow; trueDelim = true; }
+    }
+    let bEnd = eRow(body);
+    if (selfBody && trueDelim === false && closer < 0) {
+      const lastNamed = body.lastNamedChild;
+      bEnd = lastNamed ? Math.max(hEnd, eRow(lastNamed)) : hEnd;
+    }
+    if (trueDelim) bEnd = Math.max(bEnd, closer);
+    if (nextRow >= 0 && this.t.endKeyword && closer === nextRow) bEnd = Math.min(Math.max(bEnd, hEnd), nextRow - 1 >= hEnd ? nextRow - 1 : hEnd);
+    bEnd = Math.max(bEnd, hEnd);
+    this.blockEnd[row] = bEnd;
+    if (closer >= 0 && closer !== row) this.closer[row] = closer;
+    // Interior rows belong to this block.
+    const interiorEnd = trueDelim ? closer - 1 : bEnd;
+    const inner: Ctx = { parent: row, floor: hEnd, inFn, ownerParent: ctx.parent, caseOwner };
+    if (interiorEnd > hEnd) this.claim(hEnd + 1, interiorEnd, ctx, row);
+    if (trueDelim && closer > hEnd) this.claim(closer, closer, ctx);
+    // First body statement.
+    if (this.t.blocks.has(body.type) || selfBody) {
+      for (const k of body.namedChildren) {
+        if (!k || this.t.comments.has(k.type) || this.t.decorators.has(k.type)) continue;
+        if (selfBody && (sRow(k) <= hEnd && eRow(k) <= hEnd)) continue;
+        if (selfBody && this.t.clauses.has(k.type)) break;
+        this.firstBodyLine[row] = this.t.cases.has(k.type) ? sRow(k) : Math.max(sRow(k), sRow(k) === row ? row : hEnd + 1 > sRow(k) ? sRow(k) : sRow(k));
+        break;
+      }
+      this.walkBlock(body, inner, selfBody);
+    } else {
+      this.firstBodyLine[row] = sRow(body);
+      this.statement(body, inner);
+    }
+    return trueDelim ? closer : bEnd;
+  }
+
+  private findChild(n: Node, type: string): Node | null {
+    for (let k = n.firstChild; k; k = k.nextSibling) if (k.type === type) return k;
+    return null;
+  }
+
+  /** Flatten if/elif/else, try/catch/finally, ... into segments (header or clause line + body). */
+  private flatten(node: Node, row: number, segs: Segment[], ctx: Ctx, state: { cases: boolean }): void {
+    const t = this.t;
+    let cur = row;
+    let afterElse = false;
+    const at = segs.length;
+    let own = false;
+    const count = node.childCount;
+    for (let i = 0; i < count; i++) {
+      const c = node.child(i);
+      if (!c) continue;
+      if (!c.isNamed) {
+        if (c.type === 'else') { cur = sRow(c); afterElse = true; }
+        continue;
+      }
+      const f = node.fieldNameForChild(i);
+      if (t.comments.has(c.type)) { if (sRow(c) > row) this.comment(c, ctx); continue; }
+      if (t.clauses.has(c.type)) {
+        if (state.cases) continue;
+        this.flatten(c, sRow(c), segs, ctx, state);
+        continue;
+      }
+      if (IF_TYPES.has(c.type) && (f === 'alternative' || afterElse)) {
+        this.flatten(c, cur, segs, ctx, state);
+        afterElse = false;
+        continue;
+      }
+      if (t.cases.has(c.type)) { state.cases = true; continue; }
+      if (t.blocks.has(c.type) || (f !== null && BODY_FIELDS.has(f)) || afterElse) {
+        segs.push({ row: cur, node, body: c });
+        own = true;
+        afterElse = false;
+        continue;
+      }
+    }
+    if (!own && (t.clauses.has(node.type) || state.cases || node.type === 'begin')) {
+      if (!(state.cases && segs.length > at)) segs.splice(at, 0, { row, node, body: node });
+    }
+  }
+
+  private compound(n: Node, ctx: Ctx, spanStart: number, headerRow: number): number {
+    const row = headerRow >= 0 ? headerRow : sRow(n);
+    const segs: Segment[] = [];
+    const state = { cases: false };
+    this.flatten(n, row, segs, ctx, state);
+    if (segs.length === 0) {
+      this.simple(n, ctx, spanStart, LineKind.ControlHeader);
+      return eRow(n);
+    }
+    const endRow = this.endTokenRow(n);
+    const members: number[] = [];
+    let lastClose = row;
+    for (let i = 0; i < segs.length; i++) {
+      const seg = segs[i];
+      const next = i + 1 < segs.length ? segs[i + 1].row : -1;
+      const caseOwner = state.cases && seg.body === n;
+      lastClose = this.openSegment(seg, ctx, i === 0 ? LineKind.ControlHeader : LineKind.Clause, next, endRow,
+        i === 0 && spanStart >= 0 ? spanStart : seg.row, ctx.inFn, caseOwner);
+      members.push(seg.row);
+      const cl = this.closer[seg.row];
+      if (cl >= 0) members.push(cl);
+    }
+    // do { } while (x);  — the while line closes the statement.
+    const last = n.lastChild;
+    if (n.type === 'do_statement' && last) {
+      const w = this.findChild(n, 'while');
+      if (w) {
+        members.push(sRow(w));
+        this.claim(sRow(w), eRow(n), ctx);
+        this.addSpan(sRow(w), eRow(n));
+        lastClose = Math.max(lastClose, eRow(n));
+      }
+    }
+    if (endRow >= 0 && !members.includes(endRow)) { members.push(endRow); this.claim(endRow, endRow, ctx); }
+    const uniq = [...new Set(members)];
+    if (uniq.length > 1) for (const m of uniq) if (m > ctx.floor) this.companionGroup[m] = row;
+    return Math.max(lastClose, endRow);
+  }
+
+  /** A case label with its statements (switch_case, case_statement, match_arm, when, case_clause, ...). */
+  private caseNode(c: Node, ctx: Ctx): void {
+    const row = sRow(c);
+    this.claim(row, row, ctx);
+    this.setKind(row, LineKind.Clause, ctx);
+    const t = this.t;
+    let body: Node | null = c.childForFieldName('consequence') ?? null;
+    if (!body && (this.lang === 'ruby')) body = c.childForFieldName('body');
+    if (!body && this.lang === 'rust') {
+      const v = c.childForFieldName('value');
+      if (v && t.blocks.has(v.type)) body = v;
+      else {
+        const e = eRow(c);
+        this.claim(row, e, ctx);
+        this.addSpan(row, e);
+        return;
+      }
+    }
+    if (!body && this.lang === 'java' && c.type === 'switch_rule') {
+      const b = c.lastNamedChild;
+      if (b && t.blocks.has(b.type)) body = b;
+      else { this.claim(row, eRow(c), ctx); this.addSpan(row, eRow(c)); return; }
+    }
+    if (!body && this.lang === 'ruby' && c.type === 'else') body = c;
+    if (body) {
+      this.openSegment({ row, node: c, body }, ctx, LineKind.Clause, -1, -1, row);
+      return;
+    }
+    // Statements follow the label's ':'.
+    let colon: Node | null = null;
+    const stmts: Node[] = [];
+    for (let k = c.firstChild; k; k = k.nextSibling) {
+      if (!colon) {
+        if (k.type === ':' || k.type === '->') colon = k;
+        else if (k.isNamed && /label$/.test(k.type)) { /* C# / Java labels: keep scanning for ':' */ }
+        continue;
+      }
+      if (k.isNamed) stmts.push(k);
+    }
+    if (!colon) {
+      // C# switch_section: labels are named children, then statements.
+      for (const k of c.namedChildren) if (k && !/label|pattern|when_clause/.test(k.type) && sRow(k) >= row) stmts.push(k);
+    }
+    const hEnd = colon ? Math.max(row, sRow(colon)) : row;
+    let bEnd = hEnd;
+    for (const k of stmts) bEnd = Math.max(bEnd, eRow(k));
+    this.blockEnd[row] = bEnd;
+    this.addSpan(row, hEnd);
+    const inner: Ctx = { parent: row, floor: hEnd, inFn: ctx.inFn, ownerParent: ctx.parent, caseOwner: false };
+    if (bEnd > hEnd) this.claim(hEnd + 1, bEnd, ctx, row);
+    let first = -1;
+    let pendingDeco = -1;
+    for (const k of stmts) {
+      if (t.comments.has(k.type)) { this.comment(k, inner); continue; }
+      if (first < 0) first = sRow(k);
+      if (t.transparent.has(k.type)) { this.claim(sRow(k), eRow(k), inner); this.walkBlock(k, inner); continue; }
+      this.statement(k, inner, pendingDeco);
+      pendingDeco = -1;
+    }
+    this.firstBodyLine[row] = first;
+  }
+
+  /** A simple statement, possibly spanning lines, possibly holding closures / nested blocks. */
+  private simple(c: Node, ctx: Ctx, spanStart: number, kind?: LineKindValue): void {
+    const s = sRow(c);
+    const e = eRow(c);
+    const s0 = spanStart >= 0 ? Math.min(spanStart, s) : s;
+    const text0 = this.lines[s] ?? '';
+    const importRe = IMPORT_LINE[this.lang];
+    let k = kind;
+    if (!k && importRe && importRe.test(text0) && s === c.startPosition.row) k = LineKind.Import;
+    if (!ctx.inFn && (this.t.varDecls.has(c.type) || k === LineKind.Import) && !this.definedNames.has(s)) {
+      const names = declNames(c);
+      if (names.length) this.define(s, names, ctx.parent);
+    }
+    if (e > s && this.innerTypes.length) {
+      const found = c.descendantsOfType(this.innerTypes);
+      const outer: Node[] = [];
+      let lastEnd = -1;
+      for (const x of found) {
+        if (!x || x.startIndex < lastEnd) continue;
+        if (x.id === c.id) continue;
+        if (eRow(x) === sRow(x)) continue;
+        const isCtl = this.t.controls.has(x.type);
+        const b = isCtl ? x : (x.childForFieldName('body') ?? (this.t.blocks.has(x.type) ? x : null));
+        if (!b || (!isCtl && !this.t.blocks.has(b.type) && b !== x)) continue;
+        outer.push(x);
+        lastEnd = x.endIndex;
+      }
+      if (outer.length) {
+        this.segmented(c, outer, ctx, s0, k);
+        return;
+      }
+    }
+    this.claim(s0, e, ctx);
+    if (k !== undefined) {
+      if (k === LineKind.Import) for (let r = s; r <= e; r++) this.setKind(r, k, ctx);
+      else this.setKind(s, k, ctx);
+    }
+    this.addSpan(s0, e);
+  }
+
+  private segmented(c: Node, inner: Node[], ctx: Ctx, s0: number, kind?: LineKindValue): void {
+    let cur = sRow(c);
+    let spanS = s0;
+    for (const x of inner) {
+      if (sRow(x) < cur) continue;
+      let closeRow: number;
+      if (this.t.controls.has(x.type)) {
+        closeRow = this.compound(x, ctx, spanS, cur);
+      } else {
+        const body = x.childForFieldName('body') ?? x;
+        const k = this.lang === 'ruby' && (x.type === 'do_block' || x.type === 'block') ? LineKind.ControlHeader : LineKind.DefHeader;
+        closeRow = this.openSegment({ row: cur, node: x, body }, ctx, kind === LineKind.Import ? k : k, -1,
+          this.endTokenRow(x), spanS, true);
+        if (cur !== closeRow) this.claim(closeRow, closeRow, ctx);
+      }
+      cur = Math.max(cur, closeRow);
+      spanS = cur;
+    }
+    const e = eRow(c);
+    if (e > cur) this.claim(cur + 1, e, ctx);
+    this.addSpan(cur, e);
+  }
+
+  // ---- result -----------------------------------------------------------------------------
+
+  finish(errorCount: number): FileStructure {
+    const { lines, kind } = this;
+    const n = lines.length;
+    for (let i = 0; i < n; i++) {
+      const text = stripCr(lines[i]).trim();
+      if (text.length === 0) { kind[i] = LineKind.Blank; continue; }
+      if (kind[i] === LineKind.Code && isCloserLine(text, this.lang)) kind[i] = LineKind.Closer;
+    }
+    applySpans(this.spans, this.spanStart, this.spanEnd);
+    const { useOffsets, useTargets } = buildUseEdges(
+      lines, (r) => kind[r] <= LineKind.Import || kind[r] === LineKind.Closer, this.definedNames, this.defScope,
+      this.parent, this.lang,
+    );
+    return {
+      language: this.lang,
+      source: 'tree-sitter',
+      lineCount: n,
+      errorCount,
+      kind,
+      parent: this.parent,
+      spanStart: this.spanStart,
+      spanEnd: this.spanEnd,
+      blockEnd: this.blockEnd,
+      closer: this.closer,
+      firstBodyLine: this.firstBodyLine,
+      companionGroup: this.companionGroup,
+      useOffsets,
+      useTargets,
+      definedNames: this.definedNames,
+    };
+  }
+}
+
+function linesOf(tree: Tree, lineCount: number): string[] {
+  const root = tree.rootNode;
+  const pre = '\n'.repeat(root.startPosition.row) + ' '.repeat(root.startPosition.column);
+  const lines = (pre + root.text).split('\n');
+  while (lines.length < lineCount) lines.push('');
+  return lines.length > lineCount ? lines.slice(0, lineCount) : lines;
+}
+
+/**
+ * Build the per-line FileStructure of a parsed file. `lines` (the text split on '\n') should be
+ * passed when the caller has them; otherwise they are recovered from the tree.
+ */
+export function analyzeTree(tree: Tree, lang: LanguageId, lineCount: number, lines?: string[]): FileStructure {
+  const ls = lines && lines.length === lineCount ? lines : linesOf(tree, lineCount);
+  const a = new Analyzer(lang, ls);
+  const root = tree.rootNode;
+  a.walkBlock(root, { parent: -1, floor: -1, inFn: false, ownerParent: -1, caseOwner: false });
+  return a.finish(countErrors(tree));
+}
