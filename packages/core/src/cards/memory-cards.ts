@@ -1,0 +1,117 @@
+/**
+ * Decision-aware memory cards: five mandatory fields (trigger, evidence, action_hint,
+ * failure_if_ignored, scope) each capped near 28 words, plus causal_score (the unit's utility),
+ * confidence and the original / compressed token costs. Built deterministically from a unit and
+ * its task; rendered as compact text for a prompt.
+ */
+import type { TokenCounter } from '../text/tokens.js';
+import type { CiclTask, ContextUnit, UnitType } from './types.js';
+import { capWords, termSet } from './text.js';
+
+export const CARD_FIELDS = ['trigger', 'evidence', 'action_hint', 'failure_if_ignored', 'scope'] as const;
+export type CardField = (typeof CARD_FIELDS)[number];
+export const CARD_FIELD_WORDS = 28;
+
+export interface MemoryCard {
+  id: string;
+  unitId: string;
+  type: UnitType;
+  trigger: string;
+  evidence: string;
+  action_hint: string;
+  failure_if_ignored: string;
+  scope: string;
+  causal_score: number;
+  confidence: number;
+  original_tokens: number;
+  compressed_tokens: number;
+}
+
+const HINT_VERB: Record<UnitType, string> = {
+  file: 'Inspect', symbol: 'Inspect', class: 'Inspect', rule: 'Check', strategy: 'Use', trajectory: 'Compare',
+  failure: 'Check', api: 'Call', memory: 'Use',
+};
+
+const FAILURE_TEXT: Record<UnitType, string> = {
+  file: 'the change may land in the wrong file',
+  symbol: 'the edit may miss the code that produces the behaviour',
+  class: 'the edit may break the class contract or miss the method to change',
+  rule: 'the action may violate a project rule',
+  strategy: 'the agent may repeat a slower or failing approach',
+  trajectory: 'the agent may repeat steps that did not work before',
+  failure: 'the same failure is likely to recur',
+  api: 'the call may use the wrong signature or arguments',
+  memory: 'a lesson from earlier work is lost',
+};
+
+/** The line (or sentence) of the unit that shares most terms with the task; ties → earliest. */
+export function evidenceLine(task: CiclTask, unit: ContextUnit): string {
+  const q = termSet(task.query + ' ' + (task.expectedAction ?? ''));
+  const pieces = unit.content.split(/\n|(?<=[.!?])\s+/).map((s) => s.trim()).filter((s) => s.length > 0);
+  let best = pieces[0] ?? '', bestScore = -1;
+  for (const p of pieces) {
+    let s = 0;
+    for (const t of termSet(p)) if (q.has(t)) s++;
+    if (s > bestScore) { bestScore = s; best = p; }
+  }
+  return best;
+}
+
+function shortTaskTerms(task: CiclTask, unit: ContextUnit, n = 4): string[] {
+  const u = termSet(unit.content + ' ' + (unit.title ?? ''));
+  const shared: string[] = [];
+  for (const t of termSet(task.query)) if (u.has(t) && !shared.includes(t)) shared.push(t);
+  return shared.slice(0, n);
+}
+
+export interface CardInput {
+  unit: ContextUnit;
+  score: number;
+  /** When the unit was judged: the with-context action becomes the hint. */
+  withContextAction?: string;
+  confidence?: number;
+}
+
+/** One card for one scored unit. Fields are capped at `maxWords` words. */
+export function makeCard(task: CiclTask, input: CardInput, counter: TokenCounter, maxWords = CARD_FIELD_WORDS): MemoryCard {
+  const { unit } = input;
+  const name = unit.title ?? unit.source;
+  const shared = shortTaskTerms(task, unit);
+  const trigger = shared.length
+    ? `When the task involves ${shared.join(', ')} (${name})`
+    : `When working on ${name}`;
+  const hintBase = input.withContextAction?.trim()
+    ? input.withContextAction.trim()
+    : `${HINT_VERB[unit.type]} ${name}${unit.span ? ` lines ${unit.span.startLine}-${unit.span.endLine}` : ''} before acting`;
+  const card: MemoryCard = {
+    id: `card:${unit.id}`,
+    unitId: unit.id,
+    type: unit.type,
+    trigger: capWords(trigger, maxWords),
+    evidence: capWords(evidenceLine(task, unit), maxWords),
+    action_hint: capWords(hintBase, maxWords),
+    failure_if_ignored: capWords(`If ignored, ${FAILURE_TEXT[unit.type]}`, maxWords),
+    scope: capWords(unit.span ? `${unit.source}:${unit.span.startLine}-${unit.span.endLine}` : unit.source, maxWords),
+    causal_score: input.score,
+    confidence: input.confidence ?? unit.confidence,
+    original_tokens: unit.tokens,
+    compressed_tokens: 0,
+  };
+  card.compressed_tokens = counter.count(renderCard(card));
+  return card;
+}
+
+/** Compact prompt text of one card (one header line + five short lines). */
+export function renderCard(card: MemoryCard): string {
+  return [
+    `[${card.type}] ${card.scope} (score ${card.causal_score.toFixed(2)})`,
+    `when: ${card.trigger}`,
+    `evidence: ${card.evidence}`,
+    `do: ${card.action_hint}`,
+    `risk: ${card.failure_if_ignored}`,
+  ].join('\n');
+}
+
+export function renderCards(cards: readonly MemoryCard[]): string {
+  return cards.map(renderCard).join('\n\n');
+}
