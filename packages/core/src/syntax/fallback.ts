@@ -46,8 +46,8 @@ export function analyzeByIndent(lines: string[], lang: LanguageId | null): FileS
   const lastClosedAt = new Map<number, number>(); // indent -> group of the last closed compound header at that indent
   let inBlockComment = false;
 
-  const close = (o: Open, closeRow: number) => {
-    blockEnd[o.row] = Math.max(o.row, closeRow >= 0 ? closeRow : o.lastBody);
+  const close = (o: Open, closeRow: number, byClause = false) => {
+    blockEnd[o.row] = Math.max(o.row, closeRow >= 0 && !byClause ? closeRow : o.lastBody);
     if (closeRow >= 0 && closeRow !== o.row) closer[o.row] = closeRow;
   };
 
@@ -84,7 +84,7 @@ export function analyzeByIndent(lines: string[], lang: LanguageId | null): FileS
       if (ind > top.indent) break;
       stack.pop();
       if (ind === top.indent && dedentCloses) {
-        close(top, i);
+        close(top, i, k === LineKind.Clause && !text.startsWith('}'));
         lastClosedAt.set(ind, top.group);
         break;
       }

@@ -13,8 +13,9 @@ export function countErrors(tree: Tree): number {
     const n = stack.pop()!;
     if (n.isMissing) { count++; continue; }
     if (n.isError) count++;
-    for (let k = n.firstChild; k; k = k.nextSibling) {
-      if (k.hasError || k.isMissing) stack.push(k);
+    // `children` (not nextSibling, which skips zero-width MISSING nodes).
+    for (const k of n.children) {
+      if (k && (k.hasError || k.isMissing)) stack.push(k);
     }
   }
   return count;
