@@ -1,0 +1,47 @@
+/**
+ * Where the neural scorer's model comes from and which backend runs it. Browser IDEs point
+ * `modelUrl` at their own origin or pass bytes; Node uses the copy shipped in models/ unless
+ * CTXPRUNE_MODEL names another file.
+ */
+import { env, isNode } from '../config.js';
+
+export type Backend = 'auto' | 'webgpu' | 'wasm';
+
+/** Model bytes: a URL (string or URL; in Node also a file path), the bytes themselves, or null = shipped default. */
+export type ModelSource = string | URL | ArrayBuffer | Uint8Array | null;
+
+export interface RuntimeConfig {
+  model: ModelSource;
+  backend: Backend;
+  /** Use the Cache API (browsers) for downloaded model bytes. */
+  cache: boolean;
+  /** WASM threads; 0 = onnxruntime's default (multi-threaded only when cross-origin isolated). */
+  wasmThreads: number;
+  /** Base URL of onnxruntime-web's .wasm files (browsers); null = the package's default. */
+  wasmPaths: string | null;
+}
+
+export const runtimeConfig: RuntimeConfig = {
+  model: null,
+  backend: 'auto',
+  cache: true,
+  wasmThreads: 0,
+  wasmPaths: null,
+};
+
+export function configureRuntime(patch: Partial<RuntimeConfig>): RuntimeConfig {
+  return Object.assign(runtimeConfig, patch);
+}
+
+export const DEFAULT_MODEL_FILE = 'ctxprune-lamr.onnx';
+
+/** The shipped model: repo-root models/ in Node (relative to dist/runtime/), `<assetBase>models/` in browsers. */
+export function defaultModelLocation(): string | URL {
+  if (isNode) {
+    const fromEnv = (process as { env?: Record<string, string | undefined> }).env?.CTXPRUNE_MODEL;
+    if (fromEnv) return fromEnv;
+    return new URL(`../../../../models/${DEFAULT_MODEL_FILE}`, import.meta.url);
+  }
+  const base = env.assets.assetBase.endsWith('/') ? env.assets.assetBase : `${env.assets.assetBase}/`;
+  return `${base}models/${DEFAULT_MODEL_FILE}`;
+}

@@ -1,0 +1,142 @@
+/**
+ * The neural LaMR scorer: per-line query–code interaction features (features/lines.ts) fed to
+ * the trained line model (models/ctxprune-lamr.onnx, contract in runtime/contract.ts) through
+ * onnxruntime-web. Emits both rubric emissions, the per-line gate, the learned CRFs and a
+ * document score. Inputs longer than the window are scored in overlapping chunks; each line
+ * takes the outputs of the chunk where it sits farthest from a chunk edge.
+ */
+import { type CrfParams } from '../crf/chain.js';
+import { CtxpruneError } from '../errors.js';
+import { computeLineFeatures, FEATURE_COUNT, FEATURE_VERSION } from '../features/lines.js';
+import type { Backend, ModelSource } from '../runtime/config.js';
+import type { ProgressCallback } from '../runtime/model-bytes.js';
+import { type ModelOutputs, ModelSession } from '../runtime/session.js';
+import type { Scorer, ScorerInput, ScorerOutput } from './types.js';
+
+export interface NeuralScorerOptions {
+  model?: ModelSource;
+  backend?: Backend;
+  onProgress?: ProgressCallback;
+  signal?: AbortSignal;
+  /** Lines per model call (default 4096). */
+  window?: number;
+  /** Lines shared by neighbouring chunks (default 2 × the receptive field). */
+  overlap?: number;
+}
+
+export interface Chunk { start: number; end: number; keepFrom: number; keepTo: number }
+
+/** Overlapping chunks covering [0, n): each line is owned by exactly one chunk (keepFrom..keepTo). */
+export function planChunks(n: number, window: number, overlap: number): Chunk[] {
+  if (n <= window) return [{ start: 0, end: n, keepFrom: 0, keepTo: n }];
+  const ov = Math.max(0, Math.min(overlap, Math.floor(window / 2) - 1));
+  const stride = window - ov;
+  const chunks: Chunk[] = [];
+  for (let s = 0; ; s += stride) {
+    const start = Math.min(s, n - window);
+    const end = start + window;
+    chunks.push({ start, end, keepFrom: 0, keepTo: 0 });
+    if (end >= n) break;
+  }
+  for (let i = 0; i < chunks.length; i++) {
+    const c = chunks[i];
+    c.keepFrom = i === 0 ? 0 : Math.floor((chunks[i - 1].end + c.start) / 2);
+    c.keepTo = i === chunks.length - 1 ? n : Math.floor((c.end + chunks[i + 1].start) / 2);
+  }
+  return chunks;
+}
+
+function crfOf(table: Float32Array, k: number): CrfParams {
+  const o = 8 * k;
+  return {
+    transitions: Float64Array.from(table.subarray(o, o + 4)),
+    start: Float64Array.from(table.subarray(o + 4, o + 6)),
+    end: Float64Array.from(table.subarray(o + 6, o + 8)),
+  };
+}
+
+export class NeuralScorer implements Scorer {
+  readonly name = 'neural';
+  private constructor(
+    private readonly session: ModelSession,
+    private readonly window: number,
+    private readonly overlap: number,
+  ) {}
+
+  static async load(options: NeuralScorerOptions = {}): Promise<NeuralScorer> {
+    const session = await ModelSession.create({
+      model: options.model, backend: options.backend, onProgress: options.onProgress, signal: options.signal,
+    });
+    const info = session.info;
+    if (info.featureCount >= 0 && info.featureCount !== FEATURE_COUNT) {
+      await session.release();
+      throw new CtxpruneError('ASSET_LOAD_FAILED', `model expects ${info.featureCount} features per line, this build computes ${FEATURE_COUNT}`);
+    }
+    if (info.featureVersion >= 0 && info.featureVersion !== FEATURE_VERSION) {
+      await session.release();
+      throw new CtxpruneError('ASSET_LOAD_FAILED', `model was trained on feature version ${info.featureVersion}, this build computes version ${FEATURE_VERSION}`);
+    }
+    const window = options.window ?? info.window;
+    const overlap = options.overlap ?? 2 * info.receptiveField;
+    return new NeuralScorer(session, window, overlap);
+  }
+
+  get backend(): string { return this.session.backend; }
+  get loadMs(): number { return this.session.loadMs; }
+  get fallbackReason(): string | null { return this.session.fallbackReason; }
+
+  async score(input: ScorerInput): Promise<ScorerOutput> {
+    const { lines, structure, language, signal } = input;
+    const n = lines.length;
+    const feats = computeLineFeatures(input.query, lines, structure, language);
+    const F = feats.f;
+    const semantic = new Float64Array(2 * n);
+    const dependency = new Float64Array(2 * n);
+    const gate = new Float64Array(2 * n);
+    let doc = 0;
+    let crf: Float32Array | null = null;
+    if (n > 0) {
+      for (const c of planChunks(n, this.window, this.overlap)) {
+        if (signal?.aborted) throw new CtxpruneError('ABORTED', 'scoring aborted');
+        const out: ModelOutputs = await this.session.run(feats.data.subarray(c.start * F, c.end * F), c.end - c.start, F);
+        for (let t = c.keepFrom; t < c.keepTo; t++) {
+          const j = t - c.start;
+          semantic[2 * t] = out.semantic[2 * j];
+          semantic[2 * t + 1] = out.semantic[2 * j + 1];
+          dependency[2 * t] = out.dependency[2 * j];
+          dependency[2 * t + 1] = out.dependency[2 * j + 1];
+          gate[2 * t] = out.gate[2 * j];
+          gate[2 * t + 1] = out.gate[2 * j + 1];
+        }
+        doc = Math.max(doc, out.doc);
+        crf ??= out.crf;
+      }
+    }
+    if (!crf) {
+      // Empty input: neutral CRFs.
+      crf = new Float32Array(24);
+    }
+    return {
+      n,
+      heads: [semantic, dependency],
+      gate,
+      headCrfs: [crfOf(crf, 0), crfOf(crf, 1)],
+      fusedCrf: crfOf(crf, 2),
+      documentScore: doc,
+      scorer: 'neural',
+      backend: this.session.backend,
+    };
+  }
+
+  async dispose(): Promise<void> {
+    await this.session.release();
+  }
+}
+
+let shared: Promise<NeuralScorer> | null = null;
+
+/** The process-wide neural scorer with the runtime configuration's model and backend. */
+export function loadDefaultNeuralScorer(): Promise<NeuralScorer> {
+  shared ??= NeuralScorer.load().catch((e) => { shared = null; throw e; });
+  return shared;
+}

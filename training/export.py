@@ -1,0 +1,90 @@
+#!/usr/bin/python3
+"""Export the selected checkpoint to ONNX (opset 17) with the ctxprune 'lamr-lines-v1' contract
+(packages/core/src/runtime/contract.ts), and write the torch reference outputs for the parity test.
+
+  /usr/bin/python3 training/export.py --work DIR --out models/ctxprune-lamr.onnx \
+      --parity packages/core/test/runtime/fixtures
+"""
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+import onnx
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from model import LineScorer  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Exported(torch.nn.Module):
+    def __init__(self, m: LineScorer, feature_version: int):
+        super().__init__()
+        self.m = m
+        self.feature_version = feature_version
+
+    def forward(self, features):
+        sem, dep, gate, doc = self.m(features, torch.ones_like(features[:, :, 0]))
+        info = torch.tensor([1.0, float(self.feature_version), float(features.shape[2]), float(self.m.receptive)])
+        return sem, dep, gate, torch.sigmoid(doc), self.m.crf_table(), info
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--work', default='/work/ctxprune-train')
+    ap.add_argument('--out', default=os.path.join(HERE, '..', 'models', 'ctxprune-lamr.onnx'))
+    ap.add_argument('--parity', default=os.path.join(HERE, '..', 'packages', 'core', 'test', 'runtime', 'fixtures'))
+    ap.add_argument('--features-fixture', default=os.path.join(HERE, '..', 'packages', 'core', 'test', 'features', 'fixtures'))
+    args = ap.parse_args()
+    torch.set_num_threads(1)
+    log = json.load(open(os.path.join(args.work, 'model', 'train_log.json')))
+    names = json.load(open(os.path.join(HERE, 'feature_names.json')))
+    meta = json.load(open(os.path.join(args.work, 'dataset', 'shard0', 'meta.json')))
+    m = LineScorer(len(names), d=log['args']['d'])
+    m.load_state_dict(torch.load(os.path.join(args.work, 'model', 'best.pt')))
+    m.eval()
+    wrapped = Exported(m, meta['version'])
+    dummy = torch.randn(1, 300, len(names))
+    outputs = ['semantic', 'dependency', 'gate', 'doc', 'crf', 'info']
+    torch.onnx.export(wrapped, (dummy,), args.out, opset_version=17, input_names=['features'], output_names=outputs,
+                      dynamic_axes={'features': {1: 'n_lines'}, 'semantic': {1: 'n_lines'},
+                                    'dependency': {1: 'n_lines'}, 'gate': {1: 'n_lines'}},
+                      do_constant_folding=True)
+    model = onnx.load(args.out)
+    props = {
+        'ctxprune.contract': 'lamr-lines-v1',
+        'ctxprune.feature_version': str(meta['version']),
+        'ctxprune.feature_names': json.dumps(names),
+        'ctxprune.receptive_field': str(m.receptive),
+        'ctxprune.window': '4096',
+        'ctxprune.params': str(sum(p.numel() for p in m.parameters())),
+    }
+    for k, v in props.items():
+        e = model.metadata_props.add()
+        e.key, e.value = k, v
+    onnx.checker.check_model(model)
+    onnx.save(model, args.out)
+    print(f'wrote {args.out} ({os.path.getsize(args.out)} bytes)')
+
+    # Torch reference outputs on the committed feature fixture, for the Node parity test.
+    fx = os.path.join(args.features_fixture, 'features.f32')
+    if os.path.exists(fx):
+        F = len(names)
+        x = torch.from_numpy(np.fromfile(fx, dtype=np.float32).reshape(1, -1, F))
+        with torch.no_grad():
+            sem, dep, gate, doc, crf, info = wrapped(x)
+        os.makedirs(args.parity, exist_ok=True)
+        ref = {'n': int(x.shape[1]), 'f': F,
+               'semantic': sem[0].reshape(-1).tolist(), 'dependency': dep[0].reshape(-1).tolist(),
+               'gate': gate[0].reshape(-1).tolist(), 'doc': float(doc[0]), 'crf': crf.reshape(-1).tolist(),
+               'info': info.tolist()}
+        with open(os.path.join(args.parity, 'torch-outputs.json'), 'w') as f:
+            json.dump(ref, f)
+        print(f'parity reference: {x.shape[1]} lines')
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,225 @@
+#!/usr/bin/python3
+"""Train the LaMR line scorer on DIR/dataset (training/build_dataset.mjs); select on held-out repos.
+
+  /usr/bin/python3 training/train.py --work DIR [--minutes 25] [--seed 7]
+Writes DIR/model/best.pt and DIR/model/train_log.json.
+"""
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from model import LineScorer, crf_nll  # noqa: E402
+from repos import REPOS  # noqa: E402
+
+COST_FEATURE = 'cost'
+
+
+def load(work):
+    root = os.path.join(work, 'dataset')
+    exs, Xs, Ys = [], [], []
+    base = 0
+    meta = None
+    for shard in sorted(os.listdir(root)):
+        d = os.path.join(root, shard)
+        meta = json.load(open(os.path.join(d, 'meta.json')))
+        F = meta['features']
+        X = np.fromfile(os.path.join(d, 'features.f32'), dtype=np.float32).reshape(-1, F)
+        Y = np.fromfile(os.path.join(d, 'labels.u8'), dtype=np.uint8).reshape(-1, 3)
+        for line in open(os.path.join(d, 'index.jsonl')):
+            e = json.loads(line)
+            e['offset'] += base
+            exs.append(e)
+        base += X.shape[0]
+        Xs.append(X)
+        Ys.append(Y)
+    return exs, np.concatenate(Xs), np.concatenate(Ys), meta
+
+
+def batches(exs, rng, max_lines, batch_size):
+    order = list(range(len(exs)))
+    rng.shuffle(order)
+    # Bucket by length so padding stays small.
+    chunks = [order[i:i + batch_size * 20] for i in range(0, len(order), batch_size * 20)]
+    out = []
+    for ch in chunks:
+        ch.sort(key=lambda i: min(exs[i]['n'], max_lines))
+        out += [ch[i:i + batch_size] for i in range(0, len(ch), batch_size)]
+    rng.shuffle(out)
+    return out
+
+
+def make_batch(idx, exs, X, Y, rng, max_lines):
+    items = []
+    for i in idx:
+        e = exs[i]
+        n, off = e['n'], e['offset']
+        lo = 0
+        if n > max_lines:
+            gold = np.nonzero(Y[off:off + n, 0])[0]
+            if len(gold):
+                a = max(0, gold.max() - max_lines + 1)
+                b = min(gold.min(), n - max_lines)
+                lo = rng.randint(a, b) if b >= a else max(0, min(gold.min(), n - max_lines))
+            else:
+                lo = rng.randint(0, n - max_lines)
+        m = min(n, max_lines)
+        items.append((X[off + lo:off + lo + m], Y[off + lo:off + lo + m], e['doc']))
+    L = max(len(it[0]) for it in items)
+    B = len(items)
+    xb = np.zeros((B, L, X.shape[1]), dtype=np.float32)
+    yb = np.zeros((B, L, 3), dtype=np.int64)
+    mb = np.zeros((B, L), dtype=np.float32)
+    db = np.zeros(B, dtype=np.float32)
+    for b, (x, y, d) in enumerate(items):
+        xb[b, :len(x)] = x
+        yb[b, :len(y)] = y
+        mb[b, :len(x)] = 1
+        db[b] = d
+    return torch.from_numpy(xb), torch.from_numpy(yb), torch.from_numpy(mb), torch.from_numpy(db)
+
+
+def losses(model, xb, yb, mb, db, w_rubric=0.5, w_doc=0.3):
+    sem, dep, gate, doc = model(xb, mb)
+    fused = gate[..., :1] * sem + gate[..., 1:] * dep
+    em = torch.stack([sem, dep, fused])  # [3,B,L,2]
+    y = torch.stack([yb[..., 1], yb[..., 2], yb[..., 1]])
+    nll = crf_nll(em, y, mb, model.trans, model.start, model.end)  # [3,B]
+    lines = mb.sum().clamp(min=1)
+    ex_w = 0.3 + 0.7 * db  # negatives' CRF losses weigh less
+    per = (nll * ex_w).sum(1) / lines
+    doc_loss = torch.nn.functional.binary_cross_entropy_with_logits(doc, db)
+    total = per[2] + w_rubric * (per[0] + per[1]) + w_doc * doc_loss
+    return total, per.detach(), doc_loss.detach()
+
+
+@torch.no_grad()
+def evaluate(model, exs, X, Y, cost_idx, ratios=(4, 8)):
+    """Proxy of the bench: rank lines by fused keep-minus-prune, keep to 1/ratio of the chars."""
+    model.eval()
+    rec = {r: [] for r in ratios}
+    doc_ok = []
+    for e in exs:
+        off, n = e['offset'], e['n']
+        x = torch.from_numpy(X[off:off + n]).unsqueeze(0)
+        sem, dep, gate, doc = model(x)
+        doc_ok.append(float((doc.item() > 0) == (e['doc'] > 0.5)))
+        if e['doc'] < 0.5:
+            continue
+        fused = (gate[..., :1] * sem + gate[..., 1:] * dep)[0]
+        s = (fused[:, 1] - fused[:, 0]).numpy()
+        gold = Y[off:off + n, 0] > 0
+        if not gold.any():
+            continue
+        chars = 4 * (np.exp(4 * X[off:off + n, cost_idx].astype(np.float64)) - 1) + 1
+        order = np.argsort(-s, kind='stable')
+        cum = np.cumsum(chars[order])
+        for r in ratios:
+            k = np.searchsorted(cum, chars.sum() / r, side='right')
+            kept = np.zeros(n, dtype=bool)
+            kept[order[:k]] = True
+            rec[r].append((kept & gold).sum() / gold.sum())
+    model.train()
+    out = {f'recall@{r}': float(np.mean(v)) for r, v in rec.items()}
+    out['doc_acc'] = float(np.mean(doc_ok))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--work', default='/work/ctxprune-train')
+    ap.add_argument('--minutes', type=float, default=25)
+    ap.add_argument('--seed', type=int, default=7)
+    ap.add_argument('--d', type=int, default=64)
+    ap.add_argument('--max-lines', type=int, default=384)
+    ap.add_argument('--batch', type=int, default=24)
+    ap.add_argument('--lr', type=float, default=2e-3)
+    ap.add_argument('--eval-every', type=int, default=150)
+    args = ap.parse_args()
+    torch.set_num_threads(1)
+    torch.manual_seed(args.seed)
+    np.random.seed(args.seed)
+    rng = random.Random(args.seed)
+
+    exs, X, Y, meta = load(args.work)
+    split = dict(REPOS)
+    train = [e for e in exs if split.get(e['repo'], 'train') == 'train']
+    val = [e for e in exs if split.get(e['repo']) == 'val']
+    print(f'{len(train)} train / {len(val)} val examples, {X.shape[0]} rows, {X.shape[1]} features', flush=True)
+    from_names = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'feature_names.json')))
+    cost_idx = from_names.index(COST_FEATURE)
+
+    model = LineScorer(X.shape[1], d=args.d)
+    rows = np.concatenate([np.arange(e['offset'], e['offset'] + e['n']) for e in train[::3]])
+    mu = X[rows].mean(0)
+    sd = X[rows].std(0)
+    sd[sd < 1e-3] = 1.0
+    model.mu.copy_(torch.from_numpy(mu))
+    model.sd.copy_(torch.from_numpy(sd))
+    n_params = sum(p.numel() for p in model.parameters())
+    print(f'params {n_params}', flush=True)
+
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    out_dir = os.path.join(args.work, 'model')
+    os.makedirs(out_dir, exist_ok=True)
+    log = {'args': vars(args), 'params': n_params, 'train_examples': len(train), 'val_examples': len(val), 'evals': []}
+    t0 = time.time()
+    deadline = t0 + args.minutes * 60
+    best = -1.0
+    step = 0
+    epoch = 0
+    # Steps for cosine decay: estimate from the first epoch's speed lazily.
+    total_steps = None
+    done = False
+    while not done:
+        epoch += 1
+        for idx in batches(train, rng, args.max_lines, args.batch):
+            xb, yb, mb, db = make_batch(idx, train, X, Y, rng, args.max_lines)
+            loss, per, dl = losses(model, xb, yb, mb, db)
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+            step += 1
+            if step == 50:
+                spd = (time.time() - t0) / 50
+                total_steps = int(args.minutes * 60 / spd)
+                print(f'{spd:.2f} s/step -> ~{total_steps} steps', flush=True)
+            if total_steps:
+                frac = min(1.0, step / total_steps)
+                for g in opt.param_groups:
+                    g['lr'] = args.lr * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * frac)))
+            if step % 25 == 0:
+                print(f'step {step} ep {epoch} loss {loss.item():.4f} sem {per[0]:.4f} dep {per[1]:.4f} '
+                      f'fused {per[2]:.4f} doc {dl:.3f} {time.time() - t0:.0f}s', flush=True)
+            last = time.time() > deadline
+            if step % args.eval_every == 0 or last:
+                ev = evaluate(model, val, X, Y, cost_idx)
+                score = ev['recall@4'] + ev['recall@8']
+                ev.update(step=step, epoch=epoch, seconds=round(time.time() - t0))
+                log['evals'].append(ev)
+                tag = ''
+                if score > best:
+                    best = score
+                    torch.save(model.state_dict(), os.path.join(out_dir, 'best.pt'))
+                    tag = ' *'
+                print(f'eval {ev}{tag}', flush=True)
+            if last:
+                done = True
+                break
+    log['seconds'] = round(time.time() - t0)
+    log['steps'] = step
+    log['best'] = best
+    json.dump(log, open(os.path.join(out_dir, 'train_log.json'), 'w'), indent=1)
+    print(f'done: {step} steps, {log["seconds"]} s, best val {best:.4f}')
+
+
+if __name__ == '__main__':
+    main()
