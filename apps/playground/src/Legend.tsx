@@ -1,0 +1,36 @@
+import { BUCKETS, LAYER_INFO, REASON_COLOR } from './heatmap';
+import type { Layer } from './urlState';
+
+/** The colour scale of the active layer and the gutter colours for why a line was kept. */
+export function Legend({ layer }: { layer: Layer }) {
+  const info = layer === 'off' ? null : LAYER_INFO[layer];
+  return (
+    <div className="legend" data-testid="legend" aria-label="Legend">
+      {info ? (
+        <div className="scale" title={info.description}>
+          <span className="end">{info.low}</span>
+          <span className="bar" aria-hidden="true">
+            {Array.from({ length: BUCKETS }, (_, b) => (
+              <i key={b} style={{ background: info.colorAt((b + 0.5) / BUCKETS) }} />
+            ))}
+          </span>
+          <span className="end">{info.high}</span>
+          <span className="sr-only">{info.description}</span>
+        </div>
+      ) : (
+        <div className="scale">
+          <i className="swatch" style={{ background: '#f8514966' }} aria-hidden="true" /> pruned
+          <i className="swatch" style={{ background: '#2ea04366' }} aria-hidden="true" /> elision marker
+        </div>
+      )}
+      <div className="reasons">
+        {(['evidence', 'dependency', 'repair'] as const).map((r) => (
+          <span key={r}>
+            <i className="swatch bar" style={{ background: REASON_COLOR[r] }} aria-hidden="true" />
+            {r}
+          </span>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+/**
+ * The wasm files the pruning worker needs, resolved by Vite to same-origin URLs and handed to the
+ * worker at start (the library takes its asset URLs from the page).
+ */
+import type { WorkerAssets } from '@ctxprune/core/worker/protocol.ts';
+import treeSitterWasm from 'web-tree-sitter/web-tree-sitter.wasm?url';
+import python from '@vscode/tree-sitter-wasm/wasm/tree-sitter-python.wasm?url';
+import typescript from '@vscode/tree-sitter-wasm/wasm/tree-sitter-typescript.wasm?url';
+import tsx from '@vscode/tree-sitter-wasm/wasm/tree-sitter-tsx.wasm?url';
+import javascript from '@vscode/tree-sitter-wasm/wasm/tree-sitter-javascript.wasm?url';
+import go from '@vscode/tree-sitter-wasm/wasm/tree-sitter-go.wasm?url';
+import rust from '@vscode/tree-sitter-wasm/wasm/tree-sitter-rust.wasm?url';
+import java from '@vscode/tree-sitter-wasm/wasm/tree-sitter-java.wasm?url';
+import cpp from '@vscode/tree-sitter-wasm/wasm/tree-sitter-cpp.wasm?url';
+import csharp from '@vscode/tree-sitter-wasm/wasm/tree-sitter-c-sharp.wasm?url';
+import ruby from '@vscode/tree-sitter-wasm/wasm/tree-sitter-ruby.wasm?url';
+import php from '@vscode/tree-sitter-wasm/wasm/tree-sitter-php.wasm?url';
+import c from 'tree-sitter-c/tree-sitter-c.wasm?url';
+
+/** Absolute URLs: the worker resolves relative ones against its own script URL, not the page. */
+const abs = (u: string) => new URL(u, document.baseURI).href;
+
+export function workerAssets(): WorkerAssets {
+  const grammars = { python, typescript, tsx, javascript, go, rust, java, c, cpp, csharp, ruby, php };
+  return {
+    treeSitterWasmUrl: abs(treeSitterWasm),
+    grammarUrls: Object.fromEntries(Object.entries(grammars).map(([k, v]) => [k, abs(v)])),
+  };
+}

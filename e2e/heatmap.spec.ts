@@ -1,0 +1,47 @@
+import { expect, test } from '@playwright/test';
+import { openPlayground, originalEditor, shot } from './helpers';
+
+const LAYERS = ['semantic', 'dependency', 'gate', 'keep'] as const;
+
+test('each heatmap layer renders on the original side, with a legend and hovers', async ({ page }, info) => {
+  await openPlayground(page);
+  const orig = originalEditor(page);
+
+  for (const layer of LAYERS) {
+    await page.locator(`label:has([data-testid="layer-${layer}"])`).click();
+    await expect(page.getByTestId(`layer-${layer}`)).toBeChecked();
+    await expect.poll(() => orig.locator(`[class*="hm-${layer}-"]`).count()).toBeGreaterThan(5);
+    // Other layers' classes are gone.
+    for (const other of LAYERS.filter((l) => l !== layer)) {
+      expect(await orig.locator(`[class*="hm-${other}-"]`).count()).toBe(0);
+    }
+    // Not all lines share one colour bucket (the layer carries information).
+    const classes = await orig.locator(`[class*="hm-${layer}-"]`).evaluateAll((els) =>
+      els.map((e) => [...e.classList].find((c) => c.startsWith('hm-')) ?? ''),
+    );
+    expect(new Set(classes).size, `${layer} buckets`).toBeGreaterThan(1);
+    await expect(page.getByTestId('legend')).toBeVisible();
+    await shot(page, info, layer);
+  }
+
+  // Kept lines carry a reason marker; pruned lines are dimmed.
+  const kept = orig.locator('.keep-mark:not(.keep-none)');
+  await expect.poll(() => kept.count()).toBeGreaterThan(0);
+  expect(await orig.locator('.pruned-text').count()).toBeGreaterThan(0);
+
+  // The plain diff view turns the heatmap off.
+  await page.locator('label:has([data-testid="layer-off"])').click();
+  await expect.poll(() => orig.locator('[class*="hm-"]').count()).toBe(0);
+
+  // Hovering a kept line explains it, with its scores.
+  await page.locator('label:has([data-testid="layer-keep"])').click();
+  const marker = kept.first();
+  const box = await marker.boundingBox();
+  expect(box).not.toBeNull();
+  await page.mouse.move(box!.x + 80, box!.y + box!.height / 2);
+  const hover = page.locator('.monaco-hover:visible');
+  await expect(hover).toContainText(/Line \d+ — kept/, { timeout: 15_000 });
+  await expect(hover).toContainText('semantic');
+  await expect(hover).toContainText('dependency');
+  await shot(page, info);
+});

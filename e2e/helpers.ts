@@ -1,0 +1,68 @@
+import { expect, type Page, type TestInfo } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SHOT_DIR = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
+
+/** One screenshot per test (plus named extras), under e2e/screenshots/ (gitignored). */
+export async function shot(page: Page, info: TestInfo, name?: string): Promise<string> {
+  mkdirSync(SHOT_DIR, { recursive: true });
+  const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const file = join(SHOT_DIR, `${info.project.name}--${slug(info.title)}${name ? '--' + slug(name) : ''}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+export const app = (page: Page) => page.locator('.app');
+
+export async function resultSeq(page: Page): Promise<number> {
+  return Number((await app(page).getAttribute('data-result-seq')) ?? '0');
+}
+
+/** Wait until a result (or an error) newer than `prev` is shown and nothing is running. */
+export async function nextResult(page: Page, prev: number): Promise<void> {
+  await expect.poll(() => resultSeq(page), { timeout: 60_000 }).toBeGreaterThan(prev);
+  await expect(app(page)).toHaveAttribute('data-state', /^(done|error)$/, { timeout: 60_000 });
+}
+
+/** Open the playground and wait for the first result. */
+export async function openPlayground(page: Page, search = ''): Promise<void> {
+  await page.goto('/' + search);
+  await expect(page.locator('.monaco-diff-editor')).toBeVisible({ timeout: 60_000 });
+  await nextResult(page, 0);
+}
+
+export const originalEditor = (page: Page) => page.locator('.monaco-diff-editor .editor.original');
+export const modifiedEditor = (page: Page) => page.locator('.monaco-diff-editor .editor.modified');
+
+/** Visible text of one side of the diff (Monaco renders visible lines only). */
+export async function visibleText(page: Page, side: 'original' | 'modified'): Promise<string> {
+  const ed = side === 'original' ? originalEditor(page) : modifiedEditor(page);
+  return (await ed.locator('.view-lines').innerText()).replace(/\u00a0/g, ' ');
+}
+
+/**
+ * Paste text into the original editor the way a user does: focus it, select all, and deliver a
+ * paste event carrying the text (a synthetic ClipboardEvent, so no OS clipboard is involved).
+ */
+export async function pasteIntoOriginal(page: Page, text: string): Promise<void> {
+  await originalEditor(page).locator('.view-lines').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.evaluate((t) => {
+    const target = document.activeElement ?? document.body;
+    const dt = new DataTransfer();
+    dt.setData('text/plain', t);
+    target.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, text);
+}
+
+export const tokensAfter = async (page: Page) =>
+  Number((await page.getByTestId('tokens-after').innerText()).replace(/[^0-9]/g, ''));
+export const tokensBefore = async (page: Page) =>
+  Number((await page.getByTestId('tokens-before').innerText()).replace(/[^0-9]/g, ''));
+export const keptLines = async (page: Page) =>
+  (await page.getByTestId('stats').getAttribute('data-kept-lines')) ?? '';
+/** Length of the pruned text now on the right-hand side. */
+export const outputChars = async (page: Page) =>
+  Number((await page.getByTestId('stats').getAttribute('data-output-chars')) ?? '0');

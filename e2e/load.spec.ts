@@ -1,0 +1,43 @@
+import { expect, test } from '@playwright/test';
+import { openPlayground, shot, tokensAfter, tokensBefore, visibleText } from './helpers';
+
+test('the page loads, prunes the default sample and labels its controls', async ({ page }, info) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await openPlayground(page);
+
+  await expect(page).toHaveTitle(/ctxprune playground/);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('ctxprune');
+  // Every control is reachable by its accessible name.
+  for (const name of ['Sample code', 'Language', 'Query: what the agent is trying to do', 'Compression ratio', 'Scorer and backend']) {
+    await expect(page.getByLabel(name, { exact: true })).toBeVisible();
+  }
+  await expect(page.getByRole('button', { name: 'Open file…' })).toBeVisible();
+
+  const before = await tokensBefore(page);
+  const after = await tokensAfter(page);
+  expect(before).toBeGreaterThan(500);
+  expect(after).toBeGreaterThan(0);
+  expect(after).toBeLessThan(before);
+  await expect(page.getByTestId('engine-ran')).toContainText('lexical');
+  await expect(page.getByTestId('language')).toContainText('Auto-detect (Python)');
+  expect(await visibleText(page, 'original')).toContain('class TokenBucket');
+  expect((await visibleText(page, 'modified')).length).toBeGreaterThan(20);
+  // Cross-origin isolated (COOP/COEP from vite preview), so WASM may use threads.
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+  await shot(page, info);
+  expect(errors).toEqual([]);
+});
+
+test('the view state round-trips through the URL', async ({ page }, info) => {
+  await openPlayground(page, '?sample=typescript-sessions&q=evict%20session&ratio=8&layer=semantic');
+  await expect(page.getByTestId('query')).toHaveValue('evict session');
+  await expect(page.getByTestId('ratio-value')).toHaveText('8×');
+  await expect(page.getByTestId('layer-semantic')).toBeChecked();
+  await expect(page.getByTestId('language')).toContainText('Auto-detect (TypeScript)');
+  expect(await visibleText(page, 'original')).toContain('LruCache');
+  await page.getByTestId('query').fill('touch refreshes idle timer');
+  await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('touch refreshes idle timer');
+  expect(new URL(page.url()).searchParams.get('sample')).toBe('typescript-sessions');
+  await shot(page, info);
+});
