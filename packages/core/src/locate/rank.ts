@@ -169,8 +169,13 @@ export interface LocateWeights {
   testFactor: number;
 }
 
+/**
+ * Chosen on the 40 SWE-bench dev instances (a small grid; in-sample hit@1 0.625 / MRR@10 0.715,
+ * leave-one-repository-out 0.525 / 0.658, the hand-set first guess 0.525 / 0.657). The import
+ * neighbour nudge measured slightly harmful there, so it is off by default.
+ */
 export const DEFAULT_LOCATE_WEIGHTS: LocateWeights = {
-  bm25: 0.45, document: 0.25, mentioned: 0.5, pathTerms: 0.25, defines: 0.25, importNeighbour: 0.08, testFactor: 0.5,
+  bm25: 0.45, document: 0.15, mentioned: 1, pathTerms: 0.4, defines: 0.15, importNeighbour: 0, testFactor: 0.3,
 };
 
 export interface LocateOptions {
