@@ -4,11 +4,11 @@
  * costs (fast); the caller re-counts the final text exactly and tightens if needed.
  */
 import { type CrfParams, viterbi } from '../crf/chain.js';
-import type { FileStructure } from '../syntax/types.js';
+import { type FileStructure, LineKind } from '../syntax/types.js';
 import { elisionMarker } from '../text/elision.js';
 import type { TokenCounter } from '../text/tokens.js';
 import { Reason } from './reasons.js';
-import { isStandaloneLine, repairKeepSet, type RepairOptions } from './repair.js';
+import { isStandaloneLine, repairKeepSet, type RepairIndex, type RepairOptions } from './repair.js';
 
 export interface SelectionContext {
   lines: string[];
@@ -22,7 +22,7 @@ export interface SelectionContext {
   commentPrefix: string;
   cr: string;
   repair: RepairOptions | null;
-  companions: Map<number, number[]>;
+  repairIndex: RepairIndex;
 }
 
 export interface Selection {
@@ -39,14 +39,22 @@ function markerCost(ctx: SelectionContext, cache: Map<string, number>, from: num
   return c;
 }
 
-/** Decode at `bias`, repair, fill gaps cheaper than their marker, and estimate the tokens. */
-export function selectAt(ctx: SelectionContext, bias: number, cache: Map<string, number>): Selection {
+/** Viterbi decode at `bias`; decoded lines are evidence or dependency by their leading rubric. */
+function decodeAt(ctx: SelectionContext, bias: number): { keep: Uint8Array; reason: Uint8Array } {
   const n = ctx.lines.length;
   const keep = viterbi(ctx.fused, ctx.fusedCrf, bias).path;
   const reason = new Uint8Array(n);
   for (let t = 0; t < n; t++) if (keep[t]) reason[t] = ctx.evidenceLed[t] ? Reason.Evidence : Reason.Dependency;
-  if (ctx.repair) repairKeepSet(keep, reason, ctx.structure, ctx.repair, ctx.companions);
+  return { keep, reason };
+}
 
+/**
+ * Repair the keep set, show gaps cheaper than their own marker, and estimate the tokens of the
+ * rendered text. Mutates keep/reason.
+ */
+function complete(ctx: SelectionContext, keep: Uint8Array, reason: Uint8Array, bias: number, cache: Map<string, number>): Selection {
+  const n = ctx.lines.length;
+  if (ctx.repair) repairKeepSet(keep, reason, ctx.structure, ctx.repair, ctx.repairIndex);
   let tokens = 0;
   let t = 0;
   while (t < n) {
@@ -56,7 +64,6 @@ export function selectAt(ctx: SelectionContext, bias: number, cache: Map<string,
     let standalone = isStandaloneLine(ctx.structure, t);
     while (e + 1 < n && !keep[e + 1]) { e++; gapCost += ctx.costs[e]; standalone &&= isStandaloneLine(ctx.structure, e); }
     const mc = markerCost(ctx, cache, t, e);
-    // A gap cheaper than its own marker is shown as is.
     if (standalone && gapCost <= mc) {
       for (let x = t; x <= e; x++) { keep[x] = 1; reason[x] = Reason.Repair; }
       tokens += gapCost;
@@ -66,6 +73,40 @@ export function selectAt(ctx: SelectionContext, bias: number, cache: Map<string,
   return { keep, reason, estimatedTokens: tokens, bias };
 }
 
+/** Decode at `bias`, repair, fill gaps cheaper than their marker, and estimate the tokens. */
+export function selectAt(ctx: SelectionContext, bias: number, cache: Map<string, number>): Selection {
+  const { keep, reason } = decodeAt(ctx, bias);
+  return complete(ctx, keep, reason, bias, cache);
+}
+
+/**
+ * Viterbi keeps whole blocks, so the step from one bias to the next can jump past the budget.
+ * Spend what is left line by line: the best-scoring pruned lines (with their repair) that fit.
+ */
+export function fillGreedily(ctx: SelectionContext, sel: Selection, budget: number, cache: Map<string, number>, maxMisses = 48): Selection {
+  const n = ctx.lines.length;
+  const order: number[] = [];
+  // Evidence-led lines only: structure follows them through repair.
+  for (let t = 0; t < n; t++) {
+    const k = ctx.structure.kind[t];
+    if (!sel.keep[t] && ctx.evidenceLed[t] && k !== LineKind.Blank && k !== LineKind.Closer) order.push(t);
+  }
+  const margin = (t: number) => ctx.fused[2 * t + 1] - ctx.fused[2 * t];
+  order.sort((a, b) => margin(b) - margin(a));
+  let best = sel;
+  let misses = 0;
+  for (const t of order) {
+    if (best.keep[t]) continue;
+    if (misses >= maxMisses || best.estimatedTokens + ctx.costs[t] > budget) { misses++; if (misses >= maxMisses) break; continue; }
+    const keep = best.keep.slice();
+    const reason = best.reason.slice();
+    keep[t] = 1;
+    reason[t] = ctx.evidenceLed[t] ? Reason.Evidence : Reason.Dependency;
+    const next = complete(ctx, keep, reason, best.bias, cache);
+    if (next.estimatedTokens <= budget) { best = next; misses = 0; } else misses++;
+  }
+  return best;
+}
 /**
  * The largest-bias selection whose estimate fits `budget`, or null when even the all-pruned
  * selection does not. Bisection over the bias; the cost is non-decreasing in it up to ties.
@@ -87,5 +128,5 @@ export function calibrate(ctx: SelectionContext, budget: number, cache: Map<stri
     const s = selectAt(ctx, mid, cache);
     if (s.estimatedTokens <= budget) { best = s; lo = mid; } else hi = mid;
   }
-  return best;
+  return fillGreedily(ctx, best, budget, cache);
 }

@@ -13,7 +13,7 @@ import { dominantCarriageReturn, splitLines } from '../text/lines.js';
 import { lineTokenCosts, loadDefaultTokenCounter, type TokenCounter } from '../text/tokens.js';
 import { calibrate, type Selection, type SelectionContext } from './budget.js';
 import { REASON_NAMES, Reason } from './reasons.js';
-import { companionIndex } from './repair.js';
+import { buildRepairIndex } from './repair.js';
 import type { LineInfo, PruneOptions, PruneResult, PruneStats } from './types.js';
 import { checkAborted, resolveBudget, validateText } from './validate.js';
 
@@ -49,7 +49,7 @@ async function resolveSyntax(text: string, lines: string[], opts: PruneOptions, 
     const tree = parser.parse(text);
     if (!tree) throw new Error('parser returned no tree');
     try {
-      return { structure: analyzeTree(tree, language, lines.length), language, parsed: true };
+      return { structure: analyzeTree(tree, language, lines.length, lines), language, parsed: true };
     } finally {
       tree.delete();
     }
@@ -142,7 +142,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
     commentPrefix: commentPrefixFor(syn.language),
     cr: dominantCarriageReturn(lines),
     repair: repairOn ? { syntactic: true, dependencies: !options.ablation?.noDependency, language: syn.language } : null,
-    companions: companionIndex(st),
+    repairIndex: buildRepairIndex(st),
   };
 
   const markerCache = new Map<string, number>();

@@ -15,17 +15,28 @@ export interface RepairOptions {
   language: LanguageId | null;
 }
 
-/** Lines grouped by companion group id, built once per structure. */
-export function companionIndex(st: FileStructure): Map<number, number[]> {
-  const groups = new Map<number, number[]>();
+/** Lookups the closure needs, built once per structure. */
+export interface RepairIndex {
+  /** Lines grouped by companion group id. */
+  companions: Map<number, number[]>;
+  /** For a line holding a block's closing delimiter: the header that opened the block, else -1. */
+  opener: Int32Array;
+}
+
+export function buildRepairIndex(st: FileStructure): RepairIndex {
+  const companions = new Map<number, number[]>();
+  const opener = new Int32Array(st.lineCount).fill(-1);
   for (let t = 0; t < st.lineCount; t++) {
     const g = st.companionGroup[t];
-    if (g < 0) continue;
-    let list = groups.get(g);
-    if (!list) groups.set(g, (list = []));
-    list.push(t);
+    if (g >= 0) {
+      let list = companions.get(g);
+      if (!list) companions.set(g, (list = []));
+      list.push(t);
+    }
+    const c = st.closer[t];
+    if (c >= 0 && c !== t && opener[c] < 0) opener[c] = t;
   }
-  return groups;
+  return { companions, opener };
 }
 
 /**
@@ -37,7 +48,7 @@ export function repairKeepSet(
   reason: Uint8Array,
   st: FileStructure,
   opts: RepairOptions,
-  companions: Map<number, number[]>,
+  index: RepairIndex,
 ): number {
   const n = st.lineCount;
   const stack: number[] = [];
@@ -63,9 +74,10 @@ export function repairKeepSet(
       for (let x = st.spanStart[l]; x <= st.spanEnd[l]; x++) add(x, Reason.Repair);
       add(st.parent[l], Reason.Repair);
       if (st.blockEnd[l] >= 0) add(st.closer[l], Reason.Repair);
+      add(index.opener[l], Reason.Repair);
       const g = st.companionGroup[l];
       if (g >= 0) {
-        const members = companions.get(g);
+        const members = index.companions.get(g);
         if (members) for (const m of members) add(m, Reason.Repair);
       }
     }

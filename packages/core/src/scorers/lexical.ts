@@ -72,9 +72,8 @@ export class LexicalScorer implements Scorer {
       semantic[2 * t + 1] = s * (evidence[t] - 0.25);
       dependency[2 * t + 1] = s * (support[t] - 0.25);
       const k = st.kind[t];
-      const structural =
-        k === LineKind.Import || k === LineKind.DefHeader || k === LineKind.Decorator ||
-        k === LineKind.Closer || k === LineKind.Clause || k === LineKind.ControlHeader;
+      // Control headers and clauses carry behaviour (conditions): they stay evidence lines.
+      const structural = k === LineKind.Import || k === LineKind.DefHeader || k === LineKind.Decorator || k === LineKind.Closer;
       const g = sigmoid((structural ? -1.2 : 1.6) - 2.5 * structuralIntent);
       gate[K * t] = g;
       gate[K * t + 1] = 1 - g;

@@ -43,7 +43,8 @@ export function termsOf(text: string, out: string[] = []): string[] {
       const whole = parts.join('');
       if (!STOPWORDS.has(whole)) out.push(whole);
     }
-    for (const p of parts) if (p.length >= 2 && !STOPWORDS.has(p) && !/^[0-9]+$/.test(p)) out.push(p);
+    // Numbers of two digits or more are kept: error codes, ports, limits are often what a query names.
+    for (const p of parts) if (p.length >= 2 && !STOPWORDS.has(p)) out.push(p);
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Reason } from '../../src/prune/reasons.js';
-import { companionIndex, repairKeepSet } from '../../src/prune/repair.js';
+import { buildRepairIndex, repairKeepSet } from '../../src/prune/repair.js';
 import { LineKind as K } from '../../src/syntax/types.js';
 import { handStructure } from './structure-fixture.js';
 
@@ -26,7 +26,7 @@ function run(keepLines: number[], opts: { syntactic?: boolean; dependencies?: bo
   const keep = new Uint8Array(py.lineCount);
   const reason = new Uint8Array(py.lineCount);
   for (const l of keepLines) { keep[l] = 1; reason[l] = Reason.Evidence; }
-  repairKeepSet(keep, reason, py, { syntactic: opts.syntactic ?? true, dependencies: opts.dependencies ?? true, language: 'python' }, companionIndex(py));
+  repairKeepSet(keep, reason, py, { syntactic: opts.syntactic ?? true, dependencies: opts.dependencies ?? true, language: 'python' }, buildRepairIndex(py));
   return { kept: [...keep].flatMap((k, i) => (k ? [i] : [])), reason: Array.from(reason) };
 }
 
@@ -68,7 +68,7 @@ describe('AST-aware repair', () => {
     const keep = new Uint8Array(7);
     const reason = new Uint8Array(7);
     keep[4] = 1; reason[4] = Reason.Evidence;
-    repairKeepSet(keep, reason, ts, { syntactic: true, dependencies: true, language: 'typescript' }, companionIndex(ts));
+    repairKeepSet(keep, reason, ts, { syntactic: true, dependencies: true, language: 'typescript' }, buildRepairIndex(ts));
     expect(Array.from(keep)).toEqual([1, 1, 1, 1, 1, 1, 1]);
   });
 });

@@ -43,7 +43,8 @@ describe('identifier terms', () => {
     expect(identifierParts('parseHTTPHeaderValue')).toEqual(['parse', 'http', 'header', 'value']);
     expect(identifierParts('max_redirect_count')).toEqual(['max', 'redirect', 'count']);
   });
-  it('keeps compound identifiers whole and drops stopwords and numbers', () => {
+  it('keeps compound identifiers whole and drops stopwords and one-digit numbers', () => {
     expect(termsOf('if self.maxRetries > 3: return None')).toEqual(['maxretries', 'max', 'retries']);
+    expect(termsOf('status 404')).toEqual(['status', '404']);
   });
 });
