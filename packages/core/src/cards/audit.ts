@@ -9,7 +9,7 @@
  * compression succeeds when compressed_tokens < original_tokens; it has a placeholder when a field
  * is exactly todo / tbd / unknown / n/a / none / empty (case and punctuation aside) or contains the
  * word TODO or TBD. The compression ratio is compressed / original tokens (cards with original 0
- * count as ratio 1).
+ * count as ratio 1). An empty deck is WARN ('no cards').
  */
 import { CARD_FIELDS, type MemoryCard } from './memory-cards.js';
 
@@ -83,7 +83,8 @@ export function auditCards(cards: readonly MemoryCard[]): AuditReport {
   };
   const t = AUDIT_THRESHOLDS;
   if (n === 0) {
-    r.verdict = 'FAIL';
+    // Nothing rendered as a card (e.g. raw mode, or every card cost more than its unit).
+    r.verdict = 'WARN';
     r.reasons.push('no cards');
     return r;
   }
