@@ -19,6 +19,7 @@ const commands: Record<string, () => Promise<Command>> = {
   prune: () => import('./commands/prune.js').then((m) => m.command),
   bench: () => import('./commands/bench.js').then((m) => m.command),
   compact: () => import('./commands/compact.js').then((m) => m.command),
+  locate: () => import('./commands/locate.js').then((m) => m.command),
 };
 
 export function registerCommand(name: string, load: () => Promise<Command>): void {

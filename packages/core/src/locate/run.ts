@@ -86,7 +86,8 @@ export function parseInstances(text: string): LocateInstance[] {
     for (const f of ['instance_id', 'repo', 'base_commit', 'problem_statement']) {
       if (typeof r?.[f] !== 'string') throw new CtxpruneError('INVALID_OPTION', `instances line ${i + 1}: "${f}" must be a string`);
     }
-    if (!/^[\w.-]+\/[\w.-]+$/.test(r.repo as string) || !/^[\w.-]+$/.test(r.base_commit as string)) {
+    // Both become path segments under --pools: no '.', '..' or separators.
+    if (!/^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(r.repo as string) || !/^[A-Za-z0-9][\w.-]*$/.test(r.base_commit as string)) {
       throw new CtxpruneError('INVALID_OPTION', `instances line ${i + 1}: bad repo or base_commit`);
     }
     const ft = Array.isArray(r.files_touched) ? (r.files_touched as unknown[]).filter((x): x is string => typeof x === 'string') : undefined;
