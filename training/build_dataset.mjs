@@ -18,6 +18,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const core = path.join(here, '..', 'packages', 'core', 'dist');
@@ -39,10 +40,40 @@ function mulberry32(seed) {
 
 const PARSE_LANG = { python: 'python', typescript: 'typescript', javascript: 'javascript' };
 
+// Parsing runs in a worker so a file that makes the analyzer hang costs a timeout, not the run.
+const ANALYZE_TIMEOUT_MS = Number(opt('analyze-timeout', '20000'));
+let worker = null;
+let nextId = 0;
+let timeouts = 0;
+function analyzeInWorker(text, lang) {
+  worker ??= new Worker(path.join(here, 'analyze_worker.mjs'));
+  const w = worker;
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      w.off('message', onMsg);
+      void w.terminate();
+      if (worker === w) worker = null;
+      reject(new Error('analyze timed out'));
+    }, ANALYZE_TIMEOUT_MS);
+    const onMsg = (m) => {
+      if (m.id !== id) return;
+      clearTimeout(timer);
+      w.off('message', onMsg);
+      if (m.error) reject(new Error(m.error)); else resolve(m.st);
+    };
+    w.on('message', onMsg);
+    w.postMessage({ id, text, lang });
+  });
+}
+
 async function structureOf(text, lines, language) {
   const lang = PARSE_LANG[language] ?? null;
   if (!lang || text.length > 2 * 1024 * 1024 || text.length / lines.length > 1000) return analyzeByIndent(lines, lang);
-  try { return await analyze(text, lang); } catch { return analyzeByIndent(lines, lang); }
+  try { return await analyzeInWorker(text, lang); } catch (e) {
+    if (String(e.message).includes('timed out')) { timeouts++; console.error(`analyze timed out (${lines.length} lines): indentation fallback`); }
+    return analyzeByIndent(lines, lang);
+  }
 }
 
 async function example(query, text, language, goldLines, doc) {
@@ -63,6 +94,7 @@ if (opt('fixture')) {
   fs.writeFileSync(path.join(out, 'features.f32'), Buffer.from(feats.data.buffer));
   fs.writeFileSync(path.join(out, 'features.json'), JSON.stringify({ n: feats.n, f: feats.f, version: FEATURE_VERSION }));
   console.log(`fixture: ${feats.n} lines × ${feats.f} features`);
+  if (worker) await worker.terminate();
   process.exit(0);
 }
 
@@ -128,4 +160,6 @@ for (const file of files) {
   console.error(`${file}: ${count} examples, ${offset} rows, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 fs.closeSync(fx); fs.closeSync(fy); fi.end();
+if (worker) await worker.terminate();
+console.error(`analyze timeouts: ${timeouts}`);
 fs.writeFileSync(path.join(outDir, 'meta.json'), JSON.stringify({ features: FEATURE_COUNT, version: FEATURE_VERSION, rows: offset }));

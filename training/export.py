@@ -54,6 +54,12 @@ def main():
                                     'dependency': {1: 'n_lines'}, 'gate': {1: 'n_lines'}},
                       do_constant_folding=True)
     model = onnx.load(args.out)
+    # Constant-folded outputs (the CRF table) come out under a node id: route them to their contract name.
+    for i, want in enumerate(outputs):
+        got = model.graph.output[i].name
+        if got != want:
+            model.graph.node.append(onnx.helper.make_node('Identity', [got], [want], name=f'{want}_out'))
+            model.graph.output[i].name = want
     props = {
         'ctxprune.contract': 'lamr-lines-v1',
         'ctxprune.feature_version': str(meta['version']),

@@ -4,12 +4,31 @@
  */
 import { CtxpruneError } from '../errors.js';
 import { LexicalScorer } from './lexical.js';
-import type { Scorer } from './types.js';
+import { loadDefaultNeuralScorer } from './neural.js';
+import type { Scorer, ScorerInput, ScorerOutput } from './types.js';
 
 export type ScorerName = 'lexical' | 'neural' | 'auto';
 
+/** 'auto': the neural scorer when its model loads, else the lexical one; `scorer` in the output says why. */
+class LexicalFallbackScorer implements Scorer {
+  readonly name = 'auto';
+  private readonly lexical = new LexicalScorer();
+  constructor(readonly fallbackReason: string) {}
+  score(input: ScorerInput): ScorerOutput {
+    return { ...this.lexical.score(input), scorer: `lexical (auto: neural unavailable: ${this.fallbackReason})` };
+  }
+}
+
 const loaders: Record<string, () => Promise<Scorer>> = {
   lexical: async () => new LexicalScorer(),
+  neural: () => loadDefaultNeuralScorer(),
+  auto: async () => {
+    try {
+      return await loadDefaultNeuralScorer();
+    } catch (e) {
+      return new LexicalFallbackScorer(e instanceof Error ? e.message : String(e));
+    }
+  },
 };
 
 export function registerScorer(name: string, load: () => Promise<Scorer>): void {
