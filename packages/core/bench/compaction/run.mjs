@@ -50,8 +50,8 @@ if (has('lines')) {
     variants.push({ name: 'task_aware_mig + line pruner', strategy: 'task_aware_mig', options: { pruneText: linePruner() } });
   }
 }
-for (const extra of (flag('variants', '') || '').split(',').filter(Boolean)) {
-  // name:strategy:json-options, for tuning runs
+for (const extra of (flag('variants', '') || '').split(';').filter(Boolean)) {
+  // --variants 'name:strategy:{json options};…', for tuning runs
   const [name, strategy, ...rest] = extra.split(':');
   variants.push({ name, strategy, options: JSON.parse(rest.join(':') || '{}') });
 }

@@ -14,7 +14,7 @@
  */
 import { loadDefaultTokenCounter, type TokenCounter } from '../text/tokens.js';
 import { packByRelevance, packMig } from '../select/mig.js';
-import { termVectors } from '../select/similarity.js';
+import { shingleSets, termVectors } from '../select/similarity.js';
 import type { MigScore, SelectUnit } from '../select/types.js';
 import { evictedPlaceholder, gapMarker, renderPartial, splitBlocks, type Block } from './blocks.js';
 import { latestUserIndex, resolveGoal } from './goal.js';
@@ -244,14 +244,14 @@ async function scored(
     // is the query itself (a block that repeats the request is relevant, not redundant).
     const protectedIdx = messages.map((_, i) => i).filter((i) => ctx.protectedBy[i] && ctx.protectedBy[i] !== 'latest-user');
     const texts = [...blocks.map((b) => b.text), ...protectedIdx.map((i) => messages[i].content)];
-    const tv = termVectors(texts);
+    const simOf = opt.similarity === 'terms' ? termVectors(texts).cosine : shingleSets(texts).containment;
     const textIndex = new Map<string, number>(units.map((u, k) => [u.id, k]));
     const context: SelectUnit[] = protectedIdx.map((i, j) => {
       const id = `protected:${messages[i].id}`;
       textIndex.set(id, blocks.length + j);
       return { id, tokens: 0, relevance: 0, group: 'protected' };
     });
-    const sim = (a: SelectUnit, b: SelectUnit) => tv.cosine(textIndex.get(a.id)!, textIndex.get(b.id)!);
+    const sim = (a: SelectUnit, b: SelectUnit) => simOf(textIndex.get(a.id)!, textIndex.get(b.id)!);
     const r = packMig(candidates, selBudget, sim, { lambda: opt.lambda, temperature: opt.temperature, context });
     selected = r.selected;
     scores = r.scores;

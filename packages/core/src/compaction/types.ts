@@ -70,6 +70,11 @@ export interface CompactOptions {
   turnWindow?: number;
   /** Redundancy weight λ in MIG = relevance − λ · redundancy. Default 1. */
   redundancyWeight?: number;
+  /**
+   * Redundancy measure: 'shingles' (verbatim word 4-gram containment: repeated outputs, re-reads)
+   * or 'terms' (TF-IDF cosine over identifier terms: topical overlap). Default 'shingles'.
+   */
+  similarity?: 'shingles' | 'terms';
   /** Softmax temperature of the coarse allocation. Default 0.1. */
   temperature?: number;
   /** Target lines per block when splitting a tool output into units. Default 12. */

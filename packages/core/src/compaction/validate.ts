@@ -44,6 +44,7 @@ export interface ResolvedOptions {
   lambda: number;
   temperature: number;
   blockLines: number;
+  similarity: 'shingles' | 'terms';
 }
 
 function nonNegInt(v: unknown, name: string, dflt: number, min = 0): number {
@@ -69,6 +70,9 @@ export function validateOptions(options: unknown): ResolvedOptions {
     throw new CtxpruneError('INVALID_BUDGET', `tokens must be a positive finite number, got ${String(t)}`);
   }
   if (o.groupBy !== undefined && o.groupBy !== 'role' && o.groupBy !== 'turn') fail(`groupBy must be "role" or "turn", got ${JSON.stringify(o.groupBy)}`);
+  if (o.similarity !== undefined && o.similarity !== 'shingles' && o.similarity !== 'terms') {
+    fail(`similarity must be "shingles" or "terms", got ${JSON.stringify(o.similarity)}`);
+  }
   if (o.goal !== undefined && typeof o.goal !== 'string') fail(`goal must be a string, got ${typeof o.goal}`);
   for (const fn of ['summarizeGoal', 'relevance', 'pruneText'] as const) {
     if (o[fn] !== undefined && typeof o[fn] !== 'function') fail(`${fn} must be a function when given`);
@@ -85,5 +89,6 @@ export function validateOptions(options: unknown): ResolvedOptions {
     lambda: finite(o.redundancyWeight, 'redundancyWeight', 1, false),
     temperature: finite(o.temperature, 'temperature', 0.1, true),
     blockLines: nonNegInt(o.blockLines, 'blockLines', 12, 1),
+    similarity: o.similarity ?? 'shingles',
   };
 }

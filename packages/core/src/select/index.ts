@@ -3,5 +3,5 @@ export {
   redundancy, migScore, greedyMig, scoreGroups, setSimilarity, allocateBudget, packMig, packByRelevance,
 } from './mig.js';
 export type { MigOptions, GreedyResult, GroupRelevance, GroupScoreOptions, PackMigOptions, PackMigResult } from './mig.js';
-export { termVectors } from './similarity.js';
-export type { TermVectors } from './similarity.js';
+export { termVectors, shingleSets } from './similarity.js';
+export type { TermVectors, ShingleSets } from './similarity.js';

@@ -52,3 +52,40 @@ export function termVectors(texts: string[], terms: (t: string) => string[] = (t
   };
   return { vectors, cosine };
 }
+
+export interface ShingleSets {
+  sets: Set<string>[];
+  /** Share of text i's shingles that text j also has (0..1; asymmetric: "how much of i is in j"). */
+  containment(i: number, j: number): number;
+}
+
+/**
+ * Verbatim overlap: word n-gram shingles (lowercased words and punctuation marks). Catches
+ * repeated tool outputs, re-read files and grep lines quoting code already in context, and,
+ * unlike term cosine, does not call two different blocks of one file redundant because they
+ * share identifiers.
+ */
+export function shingleSets(texts: string[], n = 4): ShingleSets {
+  const sets = texts.map((t) => {
+    const toks = t.toLowerCase().match(/[a-z0-9_$]+|[^\sa-z0-9_$]/g) ?? [];
+    const s = new Set<string>();
+    if (toks.length > 0 && toks.length < n) s.add(toks.join(' '));
+    for (let i = 0; i + n <= toks.length; i++) s.add(toks.slice(i, i + n).join(' '));
+    return s;
+  });
+  const cache = new Map<string, number>();
+  const containment = (i: number, j: number): number => {
+    const a = sets[i], b = sets[j];
+    if (a.size === 0) return 0;
+    if (i === j) return 1;
+    const key = `${i},${j}`;
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    let common = 0;
+    for (const x of a) if (b.has(x)) common++;
+    const v = common / a.size;
+    cache.set(key, v);
+    return v;
+  };
+  return { sets, containment };
+}

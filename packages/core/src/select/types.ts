@@ -13,7 +13,10 @@ export interface SelectUnit {
   group: string;
 }
 
-/** Pairwise similarity in 0..1 (1 = same information). Must be symmetric. */
+/**
+ * Pairwise similarity in 0..1: how much of a's information b already holds (1 = all of it).
+ * May be asymmetric (containment); the first argument is always the unit being judged.
+ */
 export type Similarity = (a: SelectUnit, b: SelectUnit) => number;
 
 /** Scores of one unit at the moment it was selected or last evaluated. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   allocateBudget, greedyMig, migScore, packByRelevance, packMig, redundancy, scoreGroups, setSimilarity,
 } from '../../src/select/mig.js';
-import { termVectors } from '../../src/select/similarity.js';
+import { shingleSets, termVectors } from '../../src/select/similarity.js';
 import type { SelectUnit, Similarity } from '../../src/select/types.js';
 
 /** Toy similarity from a table; 0 for pairs not listed, 1 on the diagonal. */
@@ -132,5 +132,16 @@ describe('termVectors', () => {
     expect(tv.cosine(0, 1)).toBeLessThan(1);
     expect(tv.cosine(1, 0)).toBe(tv.cosine(0, 1));
     expect(termVectors(['', 'x y']).cosine(0, 0)).toBe(0);
+  });
+});
+
+describe('shingleSets', () => {
+  it('containment: share of the first text word 4-grams found in the second (asymmetric)', () => {
+    const s = shingleSets(['a b c d e', 'x a b c d e y z w', 'a b c x', 'p q']);
+    expect(s.containment(0, 1)).toBe(1); // both 4-grams of text 0 are in text 1
+    expect(s.containment(1, 0)).toBeCloseTo(2 / 6, 12);
+    expect(s.containment(0, 2)).toBe(0);
+    expect(s.containment(3, 3)).toBe(1); // shorter than n: the whole text is one shingle
+    expect(shingleSets(['', 'a']).containment(0, 1)).toBe(0);
   });
 });

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { buildTranscripts, goldShare, type DevCase } from '../../src/compaction/bench.js';
+
+const file = (name: string, n: number) => Array.from({ length: n }, (_, i) => `def ${name}_${i}(x):\n    return x + ${i}\n`).join('\n');
+const cases: DevCase[] = [
+  { id: 'c1', repo: 'o/r', path: 'pkg/a.py', query: 'a_3 returns the wrong value', file_text: file('a', 10), gold_lines: [10, 11, 12] },
+  { id: 'c2', repo: 'o/r', path: 'pkg/b.py', query: 'b_1 crashes', file_text: file('b', 10), gold_lines: [1] },
+  { id: 'c3', repo: 'o/r', path: 'pkg/c.py', query: 'c fails', file_text: file('c', 5), gold_lines: [] },
+];
+
+describe('compaction bench transcripts', () => {
+  it('issue text as the user turn, a grep, reads of the gold file and other files of the repo, a test log', () => {
+    const [t] = buildTranscripts(cases, { otherFiles: 2 });
+    const roles = t.messages.map((m) => `${m.role}${m.toolName ? ':' + m.toolName : ''}`);
+    expect(roles).toEqual([
+      'system', 'user', 'assistant', 'tool:grep',
+      'assistant', 'tool:read_file', 'assistant', 'tool:read_file', 'assistant', 'tool:read_file',
+      'assistant', 'tool:run_tests',
+    ]);
+    expect(t.messages[1].content).toBe('a_3 returns the wrong value');
+    const reads = t.messages.filter((m) => m.toolName === 'read_file').map((m) => m.content).sort();
+    expect(reads).toEqual([file('a', 10), file('b', 10), file('c', 5)].sort());
+    expect(t.messages.find((m) => m.id === t.goldMessageId)!.content).toBe(file('a', 10));
+    // gold lines 10..12: "def a_3(x):", "    return x + 3", "" → the blank one is not counted
+    expect(t.goldLines).toEqual(['def a_3(x):', '    return x + 3']);
+    // deterministic
+    expect(buildTranscripts(cases, { otherFiles: 2 })[0]).toEqual(t);
+  });
+
+  it('gold share: exact line text surviving in the gold file read', () => {
+    const [t] = buildTranscripts(cases, { otherFiles: 2 });
+    const ms = t.messages.map((m) => (m.id === t.goldMessageId ? { ...m, content: '[3 lines pruned; use read_overflow k to retrieve]\n    return x + 3' } : m));
+    expect(goldShare(t, ms)).toBe(0.5);
+    expect(goldShare(t, t.messages)).toBe(1);
+    expect(goldShare(t, t.messages.filter((m) => m.id !== t.goldMessageId))).toBe(0);
+    expect(Number.isNaN(goldShare(buildTranscripts(cases)[2], t.messages))).toBe(true);
+  });
+});

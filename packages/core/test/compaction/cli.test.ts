@@ -1,0 +1,78 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../../src/cli/main.js';
+
+function capture(): CliIo & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [], stderr: string[] = [];
+  return { stdout, stderr, out: (s) => stdout.push(s), err: (s) => stderr.push(s) };
+}
+
+const parser = Array.from({ length: 30 }, (_, i) => `    header_${i} = parse_header(raw, ${i})`).join('\n');
+const render = Array.from({ length: 30 }, (_, i) => `    page_${i} = render_template(tpl, ${i})`).join('\n');
+const transcript = {
+  id: 'demo',
+  goal: 'keep the header parsing code',
+  messages: [
+    { id: 'sys', role: 'system', content: 'You are a coding agent.' },
+    { id: 'u1', role: 'user', content: 'The header parser drops values.' },
+    { id: 'a1', role: 'assistant', content: 'Reading parser.py and render.py.' },
+    { id: 't1', role: 'tool', toolName: 'read_file', content: parser },
+    { id: 't2', role: 'tool', toolName: 'read_file', content: render },
+    { id: 'a2', role: 'assistant', content: 'Running the tests.' },
+    { id: 't3', role: 'tool', toolName: 'run_tests', content: 'FAILED test_parse_header' },
+  ],
+};
+
+function file(content: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ctxprune-compact-'));
+  const p = join(dir, 't.json');
+  writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content));
+  return p;
+}
+
+describe('ctxprune compact', () => {
+  it('--json prints {kept, pruned, evicted, messages, dump}', async () => {
+    const io = capture();
+    const code = await main(['compact', '--in', file(transcript), '--strategy', 'task_aware_mig', '--tokens', '460', '--json'], io);
+    expect(io.stderr).toEqual([]);
+    expect(code).toBe(0);
+    const out = JSON.parse(io.stdout.join(''));
+    expect(Object.keys(out)).toEqual(['kept', 'pruned', 'evicted', 'messages', 'dump']);
+    expect(out.evicted).toEqual(['t2']);
+    expect(out.kept).toEqual(['sys', 'u1', 'a1', 't1', 'a2', 't3']);
+    expect(out.pruned).toEqual([]);
+    expect(out.messages.map((m: { id: string }) => m.id)).toEqual(transcript.messages.map((m) => m.id));
+    expect(out.messages[4].content).toMatch(/^\[tool output pruned; use read_overflow ovf_[0-9a-f]{8} to retrieve\]$/);
+    expect(out.dump).toMatchObject({ strategy: 'task_aware_mig', budget: 460, goal: 'keep the header parsing code', goalSource: 'option', tokenizer: 'o200k_base' });
+    expect(out.dump.tokensAfter).toBeLessThanOrEqual(460);
+  });
+
+  it('prints a short human summary without --json', async () => {
+    const io = capture();
+    const code = await main(['compact', '--in', file(transcript), '--strategy', 'reactive', '--tokens', '460'], io);
+    expect(code).toBe(0);
+    expect(io.stdout[0]).toMatch(/^demo: reactive, \d+ → \d+ tokens \(budget 460\)$/);
+    expect(io.stdout).toContain('evicted 1: t1');
+  });
+
+  it('rejects an unknown strategy with the list of valid ones, and bad budgets and transcripts', async () => {
+    const bad = async (argv: string[]) => {
+      const io = capture();
+      const code = await main(['compact', ...argv], io);
+      return { code, err: io.stderr.join('\n') };
+    };
+    const p = file(transcript);
+    const s = await bad(['--in', p, '--strategy', 'lru', '--tokens', '100']);
+    expect(s.code).toBe(2);
+    expect(s.err).toContain('unknown compaction strategy "lru" (valid: reactive, task_aware, mig, task_aware_mig)');
+    expect((await bad(['--in', p, '--strategy', 'mig', '--tokens', '0'])).err).toContain('tokens must be a positive finite number, got 0 [INVALID_BUDGET]');
+    expect((await bad(['--in', p, '--strategy', 'mig', '--tokens', 'many'])).err).toContain('--tokens must be a number');
+    expect((await bad(['--in', p, '--strategy', 'mig'])).err).toContain('--tokens N is required');
+    expect((await bad(['--strategy', 'mig', '--tokens', '5'])).err).toContain('--in TRANSCRIPT.json is required');
+    expect((await bad(['--in', file('{nope'), '--tokens', '5'])).err).toMatch(/is not JSON/);
+    expect((await bad(['--in', file({ id: 'x', messages: [{ id: 'a', role: 'bot', content: '' }] }), '--tokens', '5'])).err)
+      .toContain('messages[0].role must be one of system, user, assistant, tool (got "bot") [INVALID_OPTION]');
+  });
+});
