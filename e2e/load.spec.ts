@@ -19,7 +19,8 @@ test('the page loads, prunes the default sample and labels its controls', async 
   expect(before).toBeGreaterThan(500);
   expect(after).toBeGreaterThan(0);
   expect(after).toBeLessThan(before);
-  await expect(page.getByTestId('engine-ran')).toContainText('lexical');
+  // What ran is shown: the neural scorer when the model is bundled, else the lexical one.
+  await expect(page.getByTestId('engine-ran')).toHaveText(/^(neural · (wasm|webgpu)|lexical.* · cpu)$/);
   await expect(page.getByTestId('language')).toContainText('Auto-detect (Python)');
   expect(await visibleText(page, 'original')).toContain('class TokenBucket');
   expect((await visibleText(page, 'modified')).length).toBeGreaterThan(20);

@@ -4,8 +4,8 @@ import type { editor } from 'monaco-editor/editor/editor.api';
 import { LANGUAGES, type LanguageId } from '@ctxprune/core/syntax/types.ts';
 import { detectLanguage, isLanguageId } from '@ctxprune/core/syntax/languages.ts';
 import { isAbortError } from '@ctxprune/core/worker/client.ts';
-import type { EngineChoice, WorkerCapabilities, WorkerPruneResult } from '@ctxprune/core/worker/protocol.ts';
-import { getPruner } from './pruner';
+import type { EngineChoice, LoadProgress, WorkerCapabilities, WorkerPruneResult } from '@ctxprune/core/worker/protocol.ts';
+import { getPruner, onLoadProgress } from './pruner';
 import { DEFAULT_SAMPLE, SAMPLES, findSample } from './samples';
 import { LAYERS, MAX_URL_CODE_CHARS, clampRatio, readUrlState, writeUrlState, type Layer, type ViewState } from './urlState';
 import { LAYER_INFO, heatmapDecorations, injectHeatmapStyles } from './heatmap';
@@ -41,18 +41,24 @@ function initialState(): ViewState {
   };
 }
 
-const ENGINE_LABEL: Record<EngineChoice, string> = {
-  auto: 'Auto (best available)',
-  webgpu: 'Neural · WebGPU',
-  wasm: 'Neural · WASM (CPU)',
-  lexical: 'Lexical (BM25 + structure)',
-};
+/** Engine picker labels that say what each choice will really do on this page. */
+function engineLabels(caps: WorkerCapabilities | null): Record<EngineChoice, string> {
+  const neural = caps?.neural ?? false;
+  const noModel = caps && !neural ? ' — no model bundled, runs lexical' : '';
+  return {
+    auto: caps ? (neural ? 'Auto (neural on WASM, lexical fallback)' : 'Auto (lexical: no model bundled)') : 'Auto',
+    webgpu: `Neural · WebGPU${caps && neural && !caps.webgpu ? ' — no adapter, falls back to WASM' : ''}${noModel}`,
+    wasm: `Neural · WASM (CPU)${noModel}`,
+    lexical: 'Lexical (BM25 + structure)',
+  };
+}
 
 export function App() {
   const [state, setState] = useState<ViewState>(initialState);
   const initialCode = useRef(state.code ?? '').current;
   const [run, setRun] = useState<RunState>({ status: 'starting', result: null, error: null, seq: 0 });
   const [caps, setCaps] = useState<WorkerCapabilities | null>(null);
+  const [download, setDownload] = useState<LoadProgress | null>(null);
   const [toast, setToast] = useState<string | null>(null);
   const [rerun, setRerun] = useState(0);
   const [tokensDraft, setTokensDraft] = useState(state.tokens === null ? '' : String(state.tokens));
@@ -80,6 +86,7 @@ export function App() {
   useEffect(() => {
     injectHeatmapStyles();
     pruner.capabilities().then(setCaps, () => setCaps(null));
+    return onLoadProgress(setDownload);
   }, [pruner]);
 
   // --- the run loop: debounced, superseding, stale results dropped -------------------------
@@ -222,7 +229,7 @@ export function App() {
       flash('Copy failed: the browser refused clipboard access');
     }
   };
-  const download = () => {
+  const downloadPruned = () => {
     const lang = run.result?.stats.language ?? effectiveLanguage;
     const base = (state.fileName ?? 'pruned').replace(/\.[^.]+$/, '');
     const ext = state.fileName?.match(/\.([^.]+)$/)?.[1] ?? (lang ? EXTENSION[lang] : 'txt');
@@ -242,7 +249,7 @@ export function App() {
   };
 
   const busy = run.status === 'running' || run.status === 'starting';
-  const neuralNote = caps && !caps.neural ? ' — no model yet, runs lexical' : '';
+  const labels = engineLabels(caps);
 
   return (
     <div className="app" onKeyDown={onKeyDown} data-state={run.status} data-result-seq={run.seq}>
@@ -387,17 +394,11 @@ export function App() {
               aria-label="Scorer and backend"
               data-testid="engine"
             >
-              <option value="auto">{ENGINE_LABEL.auto}</option>
-              <option value="webgpu">
-                {ENGINE_LABEL.webgpu}
-                {caps && !caps.webgpu ? ' — no adapter' : ''}
-                {neuralNote}
-              </option>
-              <option value="wasm">
-                {ENGINE_LABEL.wasm}
-                {neuralNote}
-              </option>
-              <option value="lexical">{ENGINE_LABEL.lexical}</option>
+              {(['auto', 'webgpu', 'wasm', 'lexical'] as const).map((e) => (
+                <option key={e} value={e}>
+                  {labels[e]}
+                </option>
+              ))}
             </select>
           </label>
           <div className="actions">
@@ -413,7 +414,7 @@ export function App() {
             <button type="button" className="btn" onClick={() => copyText(pruned, 'Pruned text')} disabled={!run.result}>
               Copy
             </button>
-            <button type="button" className="btn" onClick={download} disabled={!run.result}>
+            <button type="button" className="btn" onClick={downloadPruned} disabled={!run.result}>
               Download
             </button>
             <button
@@ -428,7 +429,7 @@ export function App() {
         </div>
       </section>
 
-      <StatsBar run={run} busy={busy} caps={caps} requested={state.engine} />
+      <StatsBar run={run} busy={busy} caps={caps} requested={state.engine} download={download} />
 
       <main className="panes">
         <div className="pane-headers">

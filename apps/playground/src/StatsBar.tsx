@@ -1,4 +1,4 @@
-import type { EngineChoice, WorkerCapabilities, WorkerPruneResult } from '@ctxprune/core/worker/protocol.ts';
+import type { EngineChoice, LoadProgress, WorkerCapabilities, WorkerPruneResult } from '@ctxprune/core/worker/protocol.ts';
 import { LANGUAGE_LABELS } from './languages';
 
 interface Props {
@@ -6,13 +6,16 @@ interface Props {
   busy: boolean;
   caps: WorkerCapabilities | null;
   requested: EngineChoice;
+  download: LoadProgress | null;
 }
+
+const kb = (b: number) => `${Math.round(b / 1024).toLocaleString('en-US')} KB`;
 
 const n = (x: number) => x.toLocaleString('en-US');
 const ms = (x: number) => (x < 10 ? x.toFixed(1) : Math.round(x).toString());
 
 /** Token counts before/after, what ran and how long it took; announced politely to screen readers. */
-export function StatsBar({ run, busy, caps, requested }: Props) {
+export function StatsBar({ run, busy, caps, requested, download }: Props) {
   const r = run.result;
   const s = r?.stats;
   return (
@@ -30,6 +33,20 @@ export function StatsBar({ run, busy, caps, requested }: Props) {
       {run.status === 'starting' && !r && (
         <div className="stat wide">
           <span className="spinner" aria-hidden="true" /> Starting the pruning worker (tokenizer and grammar load once)…
+        </div>
+      )}
+      {download && !download.done && (
+        <div className="stat wide download" data-testid="model-progress">
+          <span>Downloading the model (once; cached after)</span>
+          <progress
+            max={download.total ?? undefined}
+            value={download.total ? download.loaded : undefined}
+            aria-label="Model download"
+          />
+          <span className="u">
+            {kb(download.loaded)}
+            {download.total ? ` / ${kb(download.total)}` : ''}
+          </span>
         </div>
       )}
       {!s && run.status === 'error' && (

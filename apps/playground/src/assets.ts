@@ -1,8 +1,8 @@
 /**
- * The wasm files the pruning worker needs, resolved by Vite to same-origin URLs and handed to the
+ * The files the pruning worker needs, resolved by Vite to same-origin URLs and handed to the
  * worker at start (the library takes its asset URLs from the page).
  */
-import type { WorkerAssets } from '@ctxprune/core/worker/protocol.ts';
+import type { WorkerInit } from '@ctxprune/core/worker/protocol.ts';
 import treeSitterWasm from 'web-tree-sitter/web-tree-sitter.wasm?url';
 import python from '@vscode/tree-sitter-wasm/wasm/tree-sitter-python.wasm?url';
 import typescript from '@vscode/tree-sitter-wasm/wasm/tree-sitter-typescript.wasm?url';
@@ -17,13 +17,23 @@ import ruby from '@vscode/tree-sitter-wasm/wasm/tree-sitter-ruby.wasm?url';
 import php from '@vscode/tree-sitter-wasm/wasm/tree-sitter-php.wasm?url';
 import c from 'tree-sitter-c/tree-sitter-c.wasm?url';
 
+/** The shipped line model, when the checkout has one (a glob: no model, no neural engine, no build error). */
+const models = import.meta.glob('../../../models/ctxprune-lamr.onnx', { query: '?url', import: 'default', eager: true }) as Record<
+  string,
+  string
+>;
+
 /** Absolute URLs: the worker resolves relative ones against its own script URL, not the page. */
 const abs = (u: string) => new URL(u, document.baseURI).href;
 
-export function workerAssets(): WorkerAssets {
+export function workerInit(): WorkerInit {
   const grammars = { python, typescript, tsx, javascript, go, rust, java, c, cpp, csharp, ruby, php };
+  const model = Object.values(models)[0];
   return {
-    treeSitterWasmUrl: abs(treeSitterWasm),
-    grammarUrls: Object.fromEntries(Object.entries(grammars).map(([k, v]) => [k, abs(v)])),
+    assets: {
+      treeSitterWasmUrl: abs(treeSitterWasm),
+      grammarUrls: Object.fromEntries(Object.entries(grammars).map(([k, v]) => [k, abs(v)])),
+    },
+    modelUrl: model ? abs(model) : null,
   };
 }

@@ -10,9 +10,10 @@
  *
  * Free of any UI framework; bundler-agnostic (pass createWorker to control how the worker loads).
  */
-import { wrap, type Endpoint, type Remote } from 'comlink';
+import { proxy, wrap, type Endpoint, type Remote } from 'comlink';
 import { CtxpruneError, type CtxpruneErrorCode } from '../errors.js';
 import type {
+  LoadProgress,
   PrunerWorkerApi,
   SerializedError,
   WorkerCapabilities,
@@ -36,6 +37,8 @@ export interface PrunerClientOptions {
   init?: WorkerInit;
   /** Times a request is re-sent after a worker crash. Default 1. */
   retries?: number;
+  /** Download progress of one-time assets (the model) while they load. */
+  onProgress?: (p: LoadProgress) => void;
 }
 
 export type ClientPruneOptions = WorkerPruneOptions & {
@@ -144,7 +147,7 @@ export function createPrunerClient(opts: PrunerClientOptions = {}): PrunerClient
     w.addEventListener('messageerror', onCrash as EventListener);
     worker = w;
     api = wrap<PrunerWorkerApi>(w);
-    ready = api.init(opts.init ?? {});
+    ready = opts.onProgress ? api.init(opts.init ?? {}, proxy(opts.onProgress)) : api.init(opts.init ?? {});
     ready.catch(() => {
       // An init failure that is not a crash: start fresh on the next request.
       if (gen === generation) stop();

@@ -5,10 +5,12 @@
  */
 import type { AssetConfig, CtxpruneEnv, FetchLike } from '../config.js';
 import type { PruneOptions, PruneResult } from '../prune/types.js';
+import type { Scorer } from '../scorers/types.js';
 import type { TokenCounter } from '../text/tokens.js';
 import type {
   EngineChoice,
   EngineReport,
+  LoadProgress,
   PrunerWorkerApi,
   SerializedError,
   WorkerCapabilities,
@@ -18,11 +20,27 @@ import type {
   WorkerReply,
 } from './protocol.js';
 
+/** A loaded neural scorer: which backend it ended up on, and why not the one asked for. */
+export interface NeuralScorerLike extends Scorer {
+  readonly backend: string;
+  readonly fallbackReason: string | null;
+}
+
+export type NeuralBackend = 'auto' | 'webgpu' | 'wasm';
+
 /** The part of the library the worker needs. */
 export interface Engine {
   prune(text: string, options: PruneOptions): Promise<PruneResult>;
   configure(patch: { assets?: Partial<AssetConfig>; fetch?: FetchLike }): CtxpruneEnv;
   loadDefaultTokenCounter(): Promise<TokenCounter>;
+  /** Load the neural scorer (absent in builds without one). */
+  loadNeural?(opts: {
+    backend: NeuralBackend;
+    model: string;
+    onProgress?: (loaded: number, total: number | null) => void;
+  }): Promise<NeuralScorerLike>;
+  /** onnxruntime settings (wasm location, threads). */
+  configureRuntime?(patch: { wasmPaths?: string | null; wasmThreads?: number }): void;
 }
 
 export interface HostOptions {
@@ -59,17 +77,14 @@ async function defaultProbeWebGpu(): Promise<boolean> {
 }
 
 /**
- * Map the requested engine to what can run today. Only the lexical scorer ships; the neural
- * scorer (WebGPU / WASM backends) joins when a model is bundled. Every fallback says so.
+ * The engine choice when no neural scorer can be used (none in this build, or no model URL given):
+ * everything runs the lexical scorer, and every fallback says so.
  */
 export function resolveEngine(
   requested: EngineChoice,
   caps: WorkerCapabilities,
 ): { scorer: 'lexical'; note: string | null } {
   if (requested === 'lexical') return { scorer: 'lexical', note: null };
-  if (caps.neural) {
-    // Reserved for the neural scorer; until it exists, fall through to the lexical one.
-  }
   if (requested === 'auto') {
     return { scorer: 'lexical', note: 'No neural model is bundled yet, so auto picked the lexical scorer.' };
   }
@@ -85,10 +100,58 @@ function aborted(): WorkerReply<never> {
   return { ok: false, error: { name: 'CtxpruneError', code: 'ABORTED', message: 'The request was cancelled.' } };
 }
 
+const errMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
 export function createWorkerHost(engine: Engine, opts: HostOptions = {}): PrunerWorkerApi {
   const controllers = new Map<number, AbortController>();
   const cancelledEarly = new Set<number>();
   let caps: WorkerCapabilities | null = null;
+  let modelUrl: string | null = null;
+  let progress: ((p: LoadProgress) => void) | null = null;
+  /** One load per backend for the worker's life; a failed load stays failed (reload to retry). */
+  const neural = new Map<NeuralBackend, Promise<NeuralScorerLike>>();
+
+  function loadNeural(backend: NeuralBackend): Promise<NeuralScorerLike> {
+    let p = neural.get(backend);
+    if (!p) {
+      const report = (loaded: number, total: number | null, done: boolean) => {
+        try {
+          void Promise.resolve(progress?.({ what: 'model', loaded, total, done })).catch(() => undefined);
+        } catch {
+          /* the page went away */
+        }
+      };
+      p = engine.loadNeural!({ backend, model: modelUrl!, onProgress: (l, t) => report(l, t, false) });
+      p.then(
+        () => report(1, 1, true),
+        () => report(0, null, true),
+      );
+      neural.set(backend, p);
+    }
+    return p;
+  }
+
+  /** What to run for a request, and a note whenever that is not exactly what was asked. */
+  async function chooseScorer(requested: EngineChoice): Promise<{ scorer: Scorer | 'lexical'; note: string | null }> {
+    const c = await capabilities();
+    if (requested === 'lexical') return { scorer: 'lexical', note: null };
+    if (!c.neural || !engine.loadNeural || !modelUrl) return resolveEngine(requested, c);
+    // Auto prefers WASM: the line model is small, and WebGPU here may be a software adapter.
+    const backend: NeuralBackend = requested === 'webgpu' ? 'webgpu' : 'wasm';
+    try {
+      const s = await loadNeural(backend);
+      let note: string | null = null;
+      if (requested === 'webgpu' && s.backend !== 'webgpu') {
+        note = `WebGPU unavailable (${s.fallbackReason ?? 'no adapter'}): the neural scorer ran on WASM.`;
+      }
+      return { scorer: s, note };
+    } catch (e) {
+      return {
+        scorer: 'lexical',
+        note: `The neural model failed to load (${errMessage(e)}); ran the lexical scorer instead.`,
+      };
+    }
+  }
   const probe = opts.probeWebGpu ?? defaultProbeWebGpu;
   const yieldFirst = opts.yieldFirst ?? true;
 
@@ -97,7 +160,7 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
       const g = globalThis as { crossOriginIsolated?: boolean; navigator?: { hardwareConcurrency?: number } };
       caps = {
         webgpu: await probe(),
-        neural: false,
+        neural: !!engine.loadNeural && !!modelUrl,
         crossOriginIsolated: g.crossOriginIsolated === true,
         threads: g.navigator?.hardwareConcurrency ?? 1,
       };
@@ -106,7 +169,16 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
   }
 
   return {
-    async init(init: WorkerInit): Promise<WorkerCapabilities> {
+    async init(init: WorkerInit, onProgress?: (p: LoadProgress) => void): Promise<WorkerCapabilities> {
+      progress = onProgress ?? null;
+      modelUrl = init.modelUrl ?? null;
+      caps = null;
+      if (engine.configureRuntime && (init.ortWasmPaths !== undefined || init.wasmThreads !== undefined)) {
+        engine.configureRuntime({
+          ...(init.ortWasmPaths !== undefined ? { wasmPaths: init.ortWasmPaths } : {}),
+          ...(init.wasmThreads !== undefined ? { wasmThreads: init.wasmThreads } : {}),
+        });
+      }
       const a = init.assets;
       if (a) {
         const patch: Partial<AssetConfig> = {};
@@ -128,7 +200,8 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
         if (yieldFirst) await new Promise((r) => setTimeout(r, 0));
         if (controller.signal.aborted) return aborted();
         const requested: EngineChoice = options.engine ?? 'auto';
-        const choice = resolveEngine(requested, await capabilities());
+        const choice = await chooseScorer(requested);
+        if (controller.signal.aborted) return aborted();
         const { engine: _drop, ...rest } = options;
         const result = await engine.prune(text, { ...rest, scorer: choice.scorer, signal: controller.signal });
         if (controller.signal.aborted) return aborted();

@@ -23,13 +23,28 @@ export interface WorkerAssets {
 
 export interface WorkerInit {
   assets?: WorkerAssets;
+  /** URL of the neural scorer's ONNX model; null/absent = no model (the lexical scorer only). */
+  modelUrl?: string | null;
+  /** onnxruntime-web wasm location prefix; null = let the bundler / package resolve it. */
+  ortWasmPaths?: string | null;
+  /** WASM threads for onnxruntime (0 = its default: threaded only when cross-origin isolated). */
+  wasmThreads?: number;
+}
+
+/** Progress of a one-time download (today: the model), reported to the page while it loads. */
+export interface LoadProgress {
+  what: 'model';
+  loaded: number;
+  /** Bytes expected, when the server said (content-length); else null. */
+  total: number | null;
+  done: boolean;
 }
 
 /** What the worker found it can do; the UI uses it to label the engine picker honestly. */
 export interface WorkerCapabilities {
   /** navigator.gpu exists and returned an adapter. */
   webgpu: boolean;
-  /** A neural scorer (ONNX model) is bundled and loadable. */
+  /** A neural scorer (ONNX model) is bundled; whether it loads is known after the first use. */
   neural: boolean;
   crossOriginIsolated: boolean;
   /** hardwareConcurrency seen by the worker. */
@@ -65,7 +80,8 @@ export interface SerializedError {
 export type WorkerReply<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
 
 export interface PrunerWorkerApi {
-  init(init: WorkerInit): Promise<WorkerCapabilities>;
+  /** `onProgress` must be a comlink proxy when it crosses a real worker boundary. */
+  init(init: WorkerInit, onProgress?: (p: LoadProgress) => void): Promise<WorkerCapabilities>;
   prune(text: string, options: WorkerPruneOptions, requestId: number): Promise<WorkerReply<WorkerPruneResult>>;
   cancel(requestId: number): void;
   countTokens(text: string): Promise<WorkerReply<number>>;

@@ -1,12 +1,24 @@
 /**
  * The pruning worker: hosts the whole pipeline (syntax, scorer, CRF decode, repair, render) off
- * the page's main thread. Asset URLs (grammars, tree-sitter's wasm) arrive with init() from the
- * page, which knows where its bundler put them; this file stays bundler-agnostic.
+ * the page's main thread. Asset URLs (grammars, tree-sitter's wasm, the model) arrive with init()
+ * from the page, which knows where its bundler put them; this file stays bundler-agnostic.
  *
  * Load as a module worker: new Worker(new URL('./prune.worker.js', import.meta.url), { type: 'module' }).
  */
 import { expose } from 'comlink';
 import { configure, loadDefaultTokenCounter, prune } from '../index.js';
+import { configureRuntime } from '../runtime/config.js';
+import { NeuralScorer } from '../scorers/neural.js';
 import { createWorkerHost } from './host.js';
 
-expose(createWorkerHost({ prune, configure, loadDefaultTokenCounter }));
+expose(
+  createWorkerHost({
+    prune,
+    configure,
+    loadDefaultTokenCounter,
+    loadNeural: ({ backend, model, onProgress }) => NeuralScorer.load({ backend, model, onProgress }),
+    configureRuntime: (patch) => {
+      configureRuntime(patch);
+    },
+  }),
+);

@@ -9,6 +9,8 @@ import { CtxpruneError } from '../../src/errors.js';
 import type { PruneOptions, PruneResult } from '../../src/prune/types.js';
 import { createWorkerHost, resolveEngine, type Engine } from '../../src/worker/host.js';
 import { createPrunerClient, isAbortError, WorkerCrashedError, type WorkerLike } from '../../src/worker/client.js';
+import type { LoadProgress } from '../../src/worker/protocol.js';
+import type { NeuralScorerLike } from '../../src/worker/host.js';
 
 interface Call {
   text: string;
@@ -118,14 +120,27 @@ class FakeWorker extends EventTarget implements WorkerLike {
   }
 }
 
-function setup(opts: { auto?: boolean; retries?: number } = {}) {
+function setup(
+  opts: {
+    auto?: boolean;
+    retries?: number;
+    modelUrl?: string;
+    neural?: (e: Engine) => void;
+    onProgress?: (p: LoadProgress) => void;
+  } = {},
+) {
   const engines: ReturnType<typeof fakeEngine>[] = [];
   const workers: FakeWorker[] = [];
   const client = createPrunerClient({
     retries: opts.retries,
-    init: { assets: { grammarUrls: { python: '/g/python.wasm' }, treeSitterWasmUrl: '/ts.wasm' } },
+    onProgress: opts.onProgress,
+    init: {
+      assets: { grammarUrls: { python: '/g/python.wasm' }, treeSitterWasmUrl: '/ts.wasm' },
+      ...(opts.modelUrl ? { modelUrl: opts.modelUrl } : {}),
+    },
     createWorker: () => {
       const e = fakeEngine(opts.auto);
+      opts.neural?.(e.engine);
       engines.push(e);
       const w = new FakeWorker(e.engine);
       workers.push(w);
@@ -292,5 +307,68 @@ describe('resolveEngine', () => {
     expect(resolveEngine('webgpu', caps).note).toMatch(/WebGPU is not available.*no WebGPU adapter.*lexical/);
     expect(resolveEngine('wasm', { ...caps, webgpu: true }).note).toMatch(/WASM is not available.*lexical/);
     expect(resolveEngine('auto', caps).note).toMatch(/auto picked the lexical scorer/);
+  });
+});
+
+describe('neural engine choice in the worker', () => {
+  /** A fake neural scorer: records its backend; WebGPU falls back to WASM like a machine without an adapter. */
+  function withNeural(fail = false) {
+    const loads: string[] = [];
+    return {
+      loads,
+      install(e: Engine) {
+        e.loadNeural = async ({ backend, model, onProgress }) => {
+          loads.push(`${backend}:${model}`);
+          onProgress?.(50, 100);
+          onProgress?.(100, 100);
+          if (fail) throw new Error('HTTP 404');
+          const s: NeuralScorerLike = {
+            name: 'neural',
+            backend: 'wasm',
+            fallbackReason: backend === 'webgpu' ? 'no WebGPU adapter' : null,
+            score: () => {
+              throw new Error('not used by the fake engine');
+            },
+          };
+          return s;
+        };
+      },
+    };
+  }
+
+  it('loads the model once per backend, reports progress, and says when WebGPU fell back', async () => {
+    const n = withNeural();
+    const progress: LoadProgress[] = [];
+    const { client, engines } = setup({ auto: true, modelUrl: '/m.onnx', neural: n.install, onProgress: (p) => progress.push(p) });
+    expect(await client.capabilities()).toMatchObject({ neural: true });
+    const a = await client.prune('x', { query: '', engine: 'wasm' });
+    expect(a.engine.note).toBeNull();
+    expect(typeof engines[0].calls[0].options.scorer).toBe('object');
+    await client.prune('x', { query: '', engine: 'auto' }); // auto = the WASM scorer, already loaded
+    const g = await client.prune('x', { query: '', engine: 'webgpu' });
+    expect(g.engine.note).toMatch(/WebGPU unavailable \(no WebGPU adapter\): the neural scorer ran on WASM/);
+    expect(n.loads).toEqual(['wasm:/m.onnx', 'webgpu:/m.onnx']);
+    await until(() => progress.filter((p) => p.done).length === 2);
+    expect(progress.some((p) => !p.done && p.loaded === 50 && p.total === 100)).toBe(true);
+    client.dispose();
+  });
+
+  it('a model that fails to load falls back to the lexical scorer with the reason', async () => {
+    const n = withNeural(true);
+    const { client, engines } = setup({ auto: true, modelUrl: '/missing.onnx', neural: n.install });
+    const r = await client.prune('x', { query: '', engine: 'auto' });
+    expect(r.engine.note).toMatch(/neural model failed to load \(HTTP 404\).*lexical/);
+    expect(engines[0].calls[0].options.scorer).toBe('lexical');
+    client.dispose();
+  });
+
+  it('without a model URL the neural options run lexical and say so', async () => {
+    const n = withNeural();
+    const { client } = setup({ auto: true, neural: n.install });
+    expect(await client.capabilities()).toMatchObject({ neural: false });
+    const r = await client.prune('x', { query: '', engine: 'webgpu' });
+    expect(r.engine.note).toMatch(/no model is bundled/);
+    expect(n.loads).toEqual([]);
+    client.dispose();
   });
 });
