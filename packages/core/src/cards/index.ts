@@ -5,6 +5,8 @@ export { ContextGraph, buildContextGraph, codeIdentifiers } from './graph.js';
 export type { BuildGraphOptions, RetrieveOptions, RetrievedUnit } from './graph.js';
 export { fileUnits, memoryUnit, lexicalSpans, spansFromStructure } from './units.js';
 export type { MemoryInput, StructureProvider, SymbolSpan, TreeUnitOptions } from './units.js';
+export { syntaxStructureProvider } from './syntax-provider.js';
+export type { SyntaxProviderOptions } from './syntax-provider.js';
 export { importGraph, pythonImports, pythonModuleIndex, jsImports } from './imports.js';
 export {
   UTILITY_WEIGHTS, utilityCost, utilityScore, proxyComponents, proxyFeatures, rankerFeatures, RANKER_FEATURES,

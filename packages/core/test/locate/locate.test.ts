@@ -32,7 +32,7 @@ describe('locate on the fixture tree', () => {
     const q = parseInstances(await readFile(INSTANCES, 'utf8'))[0].problem_statement;
     expect((await locateFiles(q, ix, { bm25Only: true })).ranked[0]).toBe('tests/test_requests.py');
     const r = await locateFiles(q, ix);
-    expect(r.ranked).toEqual(['web/models.py', 'tests/test_requests.py', 'web/utils.py', 'web/sessions.py', 'web/__init__.py']);
+    expect(r.ranked).toEqual(['web/models.py', 'tests/test_requests.py', 'web/sessions.py', 'web/utils.py', 'web/__init__.py']);
     expect(r.signals.find((s) => s.path === 'tests/test_requests.py')!.test).toBe(true);
   });
 

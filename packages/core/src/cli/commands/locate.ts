@@ -1,11 +1,13 @@
 /** `ctxprune locate`: rank each SWE-bench instance's repository files for its issue (BM25 → rerank top 50). */
 import { readFile, writeFile } from 'node:fs/promises';
 import { CtxpruneError } from '../../errors.js';
+import { documentScoreFromScorer } from '../../locate/rank.js';
 import { parseInstances, runLocate } from '../../locate/run.js';
+import { resolveScorer } from '../../scorers/registry.js';
 import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
 import type { Command } from '../main.js';
 
-const usage = 'ctxprune locate --instances INSTANCES.jsonl --pools DIR [--out R.jsonl] [--k 10] [--rerank-top 50] [--bm25-only] [--quiet]';
+const usage = 'ctxprune locate --instances INSTANCES.jsonl --pools DIR [--out R.jsonl] [--k 10] [--rerank-top 50] [--scorer lexical|neural|auto] [--bm25-only] [--quiet]';
 
 export const command: Command = {
   summary: 'rank repository files for SWE-bench issues (BM25 + rerank); prints hit@1 and MRR@k',
@@ -26,10 +28,13 @@ export const command: Command = {
       throw new CtxpruneError('INVALID_OPTION', `cannot read ${instPath}: ${e instanceof Error ? e.message : String(e)}`);
     }
     const instances = parseInstances(text);
+    const scorerName = stringFlag(args, 'scorer');
+    // Without --scorer the document score is the lexical rubric scorer's.
+    const documentScore = scorerName ? documentScoreFromScorer(await resolveScorer(scorerName)) : undefined;
     const lines: string[] = [];
     const quiet = boolFlag(args, 'quiet');
     const r = await runLocate(instances, pools, {
-      k, rerankTop, bm25Only: boolFlag(args, 'bm25-only'),
+      k, rerankTop, bm25Only: boolFlag(args, 'bm25-only'), ...(documentScore ? { documentScore } : {}),
       onResult: (x) => {
         lines.push(JSON.stringify({ instance_id: x.instance_id, ranked: x.ranked }));
         if (!quiet) io.out(`${x.instance_id}: ${x.ranked[0] ?? '-'}${x.rr !== undefined ? `  rr=${x.rr.toFixed(2)}` : ''}  ${x.ms.toFixed(0)} ms`);
