@@ -8,7 +8,7 @@ import type { EngineChoice, LoadProgress, WorkerCapabilities, WorkerPruneResult 
 import { getPruner, onLoadProgress } from './pruner';
 import { DEFAULT_SAMPLE, SAMPLES, findSample } from './samples';
 import { LAYERS, MAX_URL_CODE_CHARS, clampRatio, readUrlState, writeUrlState, type Layer, type ViewState } from './urlState';
-import { LAYER_INFO, heatmapDecorations, injectHeatmapStyles } from './heatmap';
+import { LAYER_INFO, heatmapDecorations, injectHeatmapStyles, layerScale } from './heatmap';
 import { EXTENSION, LANGUAGE_LABELS, MONACO_LANGUAGE } from './languages';
 import { Legend } from './Legend';
 import { StatsBar } from './StatsBar';
@@ -151,6 +151,7 @@ export function App() {
   const onMount: DiffOnMount = (diff) => {
     diffRef.current = diff;
     const original = diff.getOriginalEditor();
+    original.updateOptions({ placeholder: 'Paste code here, open a local file, or pick a sample above.' });
     decoRef.current = original.createDecorationsCollection();
     original.onDidChangeModelContent(() => {
       const value = original.getValue();
@@ -162,6 +163,8 @@ export function App() {
     applyResult();
   };
 
+  const scale = useMemo(() => (run.result ? layerScale(run.result.lines, state.layer) : null), [run.result, state.layer]);
+
   const applyResult = useCallback(() => {
     const diff = diffRef.current;
     if (!diff) return;
@@ -172,8 +175,8 @@ export function App() {
     if (run.status === 'error' || run.result) {
       if (modified.getValue() !== text) modified.setValue(text);
     }
-    decoRef.current?.set(run.result ? heatmapDecorations(run.result.lines, state.layer, original) : []);
-  }, [run, state.layer]);
+    decoRef.current?.set(run.result ? heatmapDecorations(run.result.lines, state.layer, original, scale ?? undefined) : []);
+  }, [run, state.layer, scale]);
 
   useEffect(applyResult, [applyResult]);
 
@@ -461,7 +464,7 @@ export function App() {
             <h2 id="pruned-heading" tabIndex={-1}>
               Pruned
             </h2>
-            <Legend layer={state.layer} />
+            <Legend layer={state.layer} scale={scale} />
           </div>
         </div>
         <div className="editor-wrap" data-testid="diff">

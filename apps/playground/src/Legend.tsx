@@ -1,20 +1,29 @@
-import { BUCKETS, LAYER_INFO, REASON_COLOR } from './heatmap';
+import { BUCKETS, LAYER_INFO, REASON_COLOR, type Scale } from './heatmap';
 import type { Layer } from './urlState';
 
 /** The colour scale of the active layer and the gutter colours for why a line was kept. */
-export function Legend({ layer }: { layer: Layer }) {
+export function Legend({ layer, scale }: { layer: Layer; scale: Scale | null }) {
   const info = layer === 'off' ? null : LAYER_INFO[layer];
   return (
     <div className="legend" data-testid="legend" aria-label="Legend">
       {info ? (
-        <div className="scale" title={info.description}>
-          <span className="end">{info.low}</span>
+        <div
+          className="scale"
+          title={`${info.description}${scale?.relative ? ` Colours span this file's range, ${scale.min.toFixed(2)}–${scale.max.toFixed(2)}.` : ''}`}
+        >
+          <span className="end">
+            {info.low}
+            {scale?.relative && <b className="num"> {scale.min.toFixed(2)}</b>}
+          </span>
           <span className="bar" aria-hidden="true">
             {Array.from({ length: BUCKETS }, (_, b) => (
               <i key={b} style={{ background: info.colorAt((b + 0.5) / BUCKETS) }} />
             ))}
           </span>
-          <span className="end">{info.high}</span>
+          <span className="end">
+            {scale?.relative && <b className="num">{scale.max.toFixed(2)} </b>}
+            {info.high}
+          </span>
           <span className="sr-only">{info.description}</span>
         </div>
       ) : (

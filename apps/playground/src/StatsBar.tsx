@@ -12,7 +12,7 @@ interface Props {
 const kb = (b: number) => `${Math.round(b / 1024).toLocaleString('en-US')} KB`;
 
 const n = (x: number) => x.toLocaleString('en-US');
-const ms = (x: number) => (x < 10 ? x.toFixed(1) : Math.round(x).toString());
+const ms = (x: number) => (!Number.isFinite(x) ? '–' : x < 10 ? x.toFixed(1) : Math.round(x).toString());
 
 /** Token counts before/after, what ran and how long it took; announced politely to screen readers. */
 export function StatsBar({ run, busy, caps, requested, download }: Props) {
@@ -99,8 +99,9 @@ export function StatsBar({ run, busy, caps, requested, download }: Props) {
               {ms(s.ms)} ms
             </span>
             <span className="u">
-              syntax {ms(s.timings.syntax)} · score {ms(s.timings.score)} · decode {ms(s.timings.decode)} · render{' '}
-              {ms(s.timings.render)}
+              {Object.entries(s.timings as Record<string, number>)
+                .map(([k, v]) => `${k} ${ms(v)}`)
+                .join(' · ')}
             </span>
           </div>
           <div className="stat">

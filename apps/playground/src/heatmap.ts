@@ -102,6 +102,33 @@ export function injectHeatmapStyles(): void {
   document.head.appendChild(style);
 }
 
+/** The colour scale of a layer for one result: per-file min..max, except the gate (absolute 0..1). */
+export interface Scale {
+  min: number;
+  max: number;
+  relative: boolean;
+}
+
+export function layerScale(lines: LineInfo[], layer: Layer): Scale {
+  if (layer === 'off' || layer === 'gate' || lines.length === 0) return { min: 0, max: 1, relative: false };
+  let min = Infinity;
+  let max = -Infinity;
+  for (const li of lines) {
+    const v = li[layer];
+    if (Number.isFinite(v)) {
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+  }
+  // A flat layer stays on the absolute scale (stretching noise would invent contrast).
+  if (!(max - min >= 0.05)) return { min: 0, max: 1, relative: false };
+  return { min, max, relative: true };
+}
+
+export function normalize(v: number, s: Scale): number {
+  return (v - s.min) / (s.max - s.min);
+}
+
 export function bucketOf(v: number): number {
   if (!Number.isFinite(v)) return 0;
   return Math.max(0, Math.min(BUCKETS - 1, Math.floor(v * BUCKETS)));
@@ -123,13 +150,14 @@ export function heatmapDecorations(
   lines: LineInfo[],
   layer: Layer,
   model: editor.ITextModel,
+  scale: Scale = layerScale(lines, layer),
 ): editor.IModelDeltaDecoration[] {
   const out: editor.IModelDeltaDecoration[] = [];
   const lineCount = model.getLineCount();
   for (const li of lines) {
     if (li.line < 1 || li.line > lineCount) continue;
     const endCol = model.getLineMaxColumn(li.line);
-    const v = layer === 'off' ? 0 : li[layer];
+    const v = layer === 'off' ? 0 : normalize(li[layer], scale);
     out.push({
       range: { startLineNumber: li.line, startColumn: 1, endLineNumber: li.line, endColumn: endCol },
       options: {

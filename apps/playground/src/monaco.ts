@@ -21,6 +21,7 @@ import 'monaco-editor/editor/contrib/wordHighlighter/browser/wordHighlighter';
 import 'monaco-editor/editor/contrib/wordOperations/browser/wordOperations';
 import 'monaco-editor/editor/contrib/smartSelect/browser/smartSelect';
 import 'monaco-editor/editor/contrib/toggleTabFocusMode/browser/toggleTabFocusMode';
+import 'monaco-editor/editor/contrib/placeholderText/browser/placeholderText.contribution';
 import 'monaco-editor/editor/standalone/browser/quickAccess/standaloneGotoLineQuickAccess';
 import 'monaco-editor/languages/definitions/python/register';
 import 'monaco-editor/languages/definitions/typescript/register';

@@ -40,7 +40,7 @@ function fakeResult(text: string, options: PruneOptions): PruneResult {
       totalLines: lines.length,
       keptLineCount: 1,
       ms: 1,
-      timings: { syntax: 0, score: 0, decode: 0, render: 0 },
+      timings: { syntax: 0, score: 0 } as unknown as PruneResult['stats']['timings'],
       scorer: typeof options.scorer === 'string' ? options.scorer : 'custom',
       backend: 'cpu',
       tokenizer: 'fake',
