@@ -20,6 +20,7 @@ const commands: Record<string, () => Promise<Command>> = {
   bench: () => import('./commands/bench.js').then((m) => m.command),
   compact: () => import('./commands/compact.js').then((m) => m.command),
   locate: () => import('./commands/locate.js').then((m) => m.command),
+  cards: () => import('./commands/cards.js').then((m) => m.command),
 };
 
 export function registerCommand(name: string, load: () => Promise<Command>): void {
