@@ -87,8 +87,8 @@ export function validateOptions(options: unknown): ResolvedOptions {
     groupBy: o.groupBy ?? 'turn',
     turnWindow: nonNegInt(o.turnWindow, 'turnWindow', 1, 1),
     lambda: finite(o.redundancyWeight, 'redundancyWeight', 1, false),
-    temperature: finite(o.temperature, 'temperature', 0.1, true),
-    blockLines: nonNegInt(o.blockLines, 'blockLines', 12, 1),
+    temperature: finite(o.temperature, 'temperature', 0.3, true),
+    blockLines: nonNegInt(o.blockLines, 'blockLines', 20, 1),
     similarity: o.similarity ?? 'shingles',
   };
 }
