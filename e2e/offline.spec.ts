@@ -1,0 +1,28 @@
+import { expect, test } from '@playwright/test';
+import { nextResult, openPlayground, shot, tokensAfter } from './helpers';
+
+test('works offline once loaded', async ({ page, context }, info) => {
+  await openPlayground(page);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+  // Load once under the service worker, so that the page and its workers fill its cache.
+  await page.reload();
+  await nextResult(page, 0);
+  const online = await tokensAfter(page);
+
+  await context.setOffline(true);
+  try {
+    await page.reload();
+    // Really offline: anything not cached fails.
+    expect(await page.evaluate(() => fetch(`./not-cached-${Date.now()}`).then(() => 'ok', () => 'failed'))).toBe('failed');
+    await expect(page.locator('.monaco-diff-editor')).toBeVisible();
+    await nextResult(page, 0);
+    await expect(page.getByTestId('error')).toHaveCount(0);
+    expect(await tokensAfter(page)).toBe(online);
+    await expect(page.getByTestId('engine-ran')).toHaveText(/ · /);
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    await shot(page, info);
+  } finally {
+    await context.setOffline(false);
+  }
+});
