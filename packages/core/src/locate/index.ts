@@ -1,5 +1,5 @@
 export {
-  buildFileIndex, locateFiles, rankMetrics, mentionedFiles, isTestPath, lexicalWindowScore, DEFAULT_LOCATE_WEIGHTS, documentScoreFromScorer, cachedTerms,
+  buildFileIndex, locateFiles, rankMetrics, mentionedFiles, isTestPath, lexicalWindowScore, DEFAULT_LOCATE_WEIGHTS, documentScoreFromScorer, documentScoreFromJudge, cachedTerms,
 } from './rank.js';
 export type { FileIndex, DocumentScoreFn, LocateOptions, LocateResult, LocateSignals, LocateWeights } from './rank.js';
 export { runLocate, poolDir, parseInstances } from './run.js';

@@ -12,6 +12,10 @@ function defaultDocumentScore(): DocumentScoreFn {
 import { buildBm25Index, bm25Scores, idf, type Bm25Index } from '../scorers/bm25.js';
 import { termsOf } from '../text/identifiers.js';
 import { pythonImports, pythonModuleIndex, jsImports } from '../cards/imports.js';
+import { judgeAll, judgmentComponents, type JudgeFn, type JudgeRunOptions, type JudgeStats } from '../cards/judge.js';
+import type { ContextUnit } from '../cards/types.js';
+import { utilityScore } from '../cards/utility.js';
+import { approximateCounter, type TokenCounter } from '../text/tokens.js';
 import { LexicalScorer } from '../scorers/lexical.js';
 import type { Scorer } from '../scorers/types.js';
 import { analyzeByIndent } from '../syntax/fallback.js';
@@ -309,5 +313,24 @@ export function documentScoreFromScorer(scorer: Scorer, maxLines = 3000): Docume
       }
     }
     return out;
+  };
+}
+
+/**
+ * The paper's reranker: ask a judge (the caller's LLM, eight-field schema) about each candidate
+ * file and score it with the fixed CICL aggregation. Malformed, thrown or late answers score 0 and
+ * are counted in `stats` (never thrown).
+ */
+export function documentScoreFromJudge(
+  judge: JudgeFn, opts: JudgeRunOptions & { onStats?: (s: JudgeStats) => void; counter?: TokenCounter } = {},
+): DocumentScoreFn {
+  const counter = opts.counter ?? approximateCounter;
+  return async (query, texts) => {
+    const units: ContextUnit[] = texts.map((content, i) => ({
+      id: `candidate:${i}`, type: 'file', source: `candidate ${i + 1}`, content, tokens: counter.count(content.slice(0, 6000)), confidence: 1,
+    }));
+    const { outcomes, stats } = await judgeAll(judge, { query }, units, opts);
+    opts.onStats?.(stats);
+    return outcomes.map((o, i) => (o.ok ? Math.max(0, utilityScore(judgmentComponents(o.judgment), units[i].tokens).score) : 0));
   };
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readTree } from '../../src/cards/tree-node.js';
 import { main } from '../../src/cli/main.js';
-import { buildFileIndex, isTestPath, locateFiles, mentionedFiles, rankMetrics } from '../../src/locate/rank.js';
+import { buildFileIndex, documentScoreFromJudge, isTestPath, locateFiles, mentionedFiles, rankMetrics } from '../../src/locate/rank.js';
 import { parseInstances, runLocate } from '../../src/locate/run.js';
 import { importGraph } from '../../src/cards/imports.js';
 
@@ -46,6 +46,27 @@ describe('locate on the fixture tree', () => {
     });
     expect(seen).toBe(3);
     expect(r.ranked[0]).toBe('web/utils.py');
+  });
+
+  it('reranks with a judge (eight-field schema, fixed aggregation); bad answers score 0 and are counted', async () => {
+    const ix = buildFileIndex(await readTree(TREE, { extensions: ['.py'] }));
+    let stats: { ok: number; malformed: number; threw: number } | null = null;
+    const judge = async ({ unit }: { unit: { content: string } }) => {
+      if (unit.content.includes('class Session')) return 'sorry, no idea';
+      if (unit.content.includes('def test_')) throw new Error('rate limited');
+      const hit = unit.content.includes('parse_header_links');
+      return {
+        no_context_action: 'search', with_context_action: hit ? 'edit parse_header_links' : 'search',
+        action_shift: hit ? 0.9 : 0.1, necessity: hit ? 0.9 : 0.1, expected_outcome_uplift: hit ? 0.8 : 0.1,
+        negative_transfer_risk: 0.1, reason: 'r', confidence: 0.9,
+      };
+    };
+    const r = await locateFiles('Content-Length header', ix, {
+      weights: { bm25: 0, mentioned: 0, pathTerms: 0, defines: 0, document: 1 },
+      documentScore: documentScoreFromJudge(judge, { onStats: (s) => { stats = s; } }),
+    });
+    expect(r.ranked[0]).toBe('web/utils.py');
+    expect(stats).toMatchObject({ ok: 3, malformed: 1, threw: 1 });
   });
 
   it('finds files named by traceback frames and dotted modules', async () => {
