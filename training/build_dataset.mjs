@@ -41,7 +41,8 @@ function mulberry32(seed) {
 const PARSE_LANG = { python: 'python', typescript: 'typescript', javascript: 'javascript' };
 
 // Parsing runs in a worker so a file that makes the analyzer hang costs a timeout, not the run.
-const ANALYZE_TIMEOUT_MS = Number(opt('analyze-timeout', '20000'));
+const ANALYZE_TIMEOUT_MS = Number(opt('analyze-timeout', '4000'));
+const hung = new Set(); // paths whose analysis timed out once: indentation fallback from then on
 let worker = null;
 let nextId = 0;
 let timeouts = 0;
@@ -67,18 +68,18 @@ function analyzeInWorker(text, lang) {
   });
 }
 
-async function structureOf(text, lines, language) {
+async function structureOf(text, lines, language, key) {
   const lang = PARSE_LANG[language] ?? null;
-  if (!lang || text.length > 2 * 1024 * 1024 || text.length / lines.length > 1000) return analyzeByIndent(lines, lang);
+  if (!lang || hung.has(key) || text.length > 2 * 1024 * 1024 || text.length / lines.length > 1000) return analyzeByIndent(lines, lang);
   try { return await analyzeInWorker(text, lang); } catch (e) {
-    if (String(e.message).includes('timed out')) { timeouts++; console.error(`analyze timed out (${lines.length} lines): indentation fallback`); }
+    if (String(e.message).includes('timed out')) { timeouts++; hung.add(key); console.error(`analyze timed out (${key}, ${lines.length} lines): indentation fallback`); }
     return analyzeByIndent(lines, lang);
   }
 }
 
-async function example(query, text, language, goldLines, doc) {
+async function example(query, text, language, goldLines, doc, key = '') {
   const lines = splitLines(text);
-  const st = await structureOf(text, lines, language);
+  const st = await structureOf(text, lines, language, key);
   const feats = computeLineFeatures(query, lines, st, PARSE_LANG[language] ?? null);
   const mask = new Uint8Array(lines.length);
   for (const g of goldLines) if (g >= 1 && g <= lines.length) mask[g - 1] = 1;
@@ -128,7 +129,7 @@ for (const file of files) {
     }
     for (const job of jobs) {
       let ex;
-      try { ex = await example(job.query, c.file_text, c.language, job.gold, job.doc); } catch (e) { console.error(`skip ${c.repo} ${c.commit}: ${e.message}`); continue; }
+      try { ex = await example(job.query, c.file_text, c.language, job.gold, job.doc, `${c.repo}:${c.path}`); } catch (e) { console.error(`skip ${c.repo} ${c.commit}: ${e.message}`); continue; }
       const n = ex.lines.length;
       let lo = 0, hi = n;
       if (n > maxLines) {

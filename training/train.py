@@ -141,7 +141,7 @@ def main():
     ap.add_argument('--max-lines', type=int, default=384)
     ap.add_argument('--batch', type=int, default=24)
     ap.add_argument('--lr', type=float, default=2e-3)
-    ap.add_argument('--eval-every', type=int, default=150)
+    ap.add_argument('--eval-every', type=int, default=250)
     ap.add_argument('--smoke', action='store_true', help='validate on the training data (pipeline check only)')
     args = ap.parse_args()
     torch.set_num_threads(1)
@@ -155,6 +155,8 @@ def main():
     val = [e for e in exs if split.get(e['repo']) == 'val']
     if args.smoke:
         val = train[:50]
+    # A fixed sample of the held-out repositories keeps each evaluation short.
+    val = random.Random(5).sample(val, min(len(val), 700))
     print(f'{len(train)} train / {len(val)} val examples, {X.shape[0]} rows, {X.shape[1]} features', flush=True)
     from_names = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'feature_names.json')))
     cost_idx = from_names.index(COST_FEATURE)

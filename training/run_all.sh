@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# End to end: mine commits -> features + rubric labels (packages/core, Node) -> train -> export -> parity fixture.
+# Needs: the mirrors of training/repos.py fetched under $MIRROR (the library's `fetch`), Debian's
+# python3-torch python3-onnx python3-numpy libopenblas0-pthread, Node 20, and `npm ci` done.
+#   bash training/run_all.sh            (WORK=/work/ctxprune-train MINUTES=25 SEED=7)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WORK=${WORK:-/work/ctxprune-train}
+MIRROR=${MIRROR:-/work/.mirror}
+MINUTES=${MINUTES:-25}
+SEED=${SEED:-7}
+PY=/usr/bin/python3
+mkdir -p "$WORK"
+npm run build -w @ctxprune/core
+$PY training/mine_commits.py --mirror "$MIRROR" --out "$WORK" --per-repo 900
+$PY training/make_val_cases.py --work "$WORK"
+rm -rf "$WORK/dataset"
+for i in 0 1 2; do node training/build_dataset.mjs --work "$WORK" --shard $i/3 & done
+wait
+node training/build_dataset.mjs --fixture packages/core/test/features/fixtures
+OMP_NUM_THREADS=1 $PY training/train.py --work "$WORK" --minutes "$MINUTES" --seed "$SEED"
+$PY training/export.py --work "$WORK" --out models/ctxprune-lamr.onnx --parity packages/core/test/runtime/fixtures
+npx vitest run packages/core/test/features packages/core/test/runtime
+node packages/core/bin/ctxprune.js bench --cases "$WORK/val-cases.jsonl" --ratio 4 --scorer neural
