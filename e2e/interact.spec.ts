@@ -96,3 +96,26 @@ test('stale results never overwrite newer ones', async ({ page }, info) => {
   expect(keptText).toMatch(/TokenBucket|take|rate/);
   await shot(page, info);
 });
+
+test('a long run can be cancelled, and the next change runs again', async ({ page }, info) => {
+  await openPlayground(page);
+  // A large input (the fixture repeated, ~13k lines) so that the run lasts long enough to cancel.
+  const big = Array.from({ length: 200 }, (_, i) => QUEUE_PY.replace(/JobQueue/g, `JobQueue${i}`)).join('\n\n');
+  await pasteIntoOriginal(page, big);
+  const cancel = page.getByTestId('cancel');
+  await expect(cancel).toBeVisible({ timeout: 10_000 });
+  await cancel.click();
+  await expect(page.locator('.app')).toHaveAttribute('data-state', 'cancelled');
+  await expect(page.getByTestId('stats')).toContainText(/Cancelled/);
+  // The previous result no longer matches the input: marked out of date, its heatmap hidden.
+  await expect(page.getByTestId('out-of-date')).toBeVisible();
+  expect(await page.locator('.editor.original [class*="hm-"]').count()).toBe(0);
+  await shot(page, info);
+
+  // Any change runs again.
+  const seq = await resultSeq(page);
+  await page.getByTestId('query').fill('retry failed jobs');
+  await nextResult(page, seq);
+  expect(await tokensBefore(page)).toBeGreaterThan(50_000);
+  await expect(page.getByTestId('out-of-date')).toHaveCount(0);
+});

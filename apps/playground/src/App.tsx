@@ -23,6 +23,8 @@ interface RunState {
   error: { message: string; code?: string } | null;
   /** Increments with each delivered result (tests wait on it). */
   seq: number;
+  /** The input the result was computed for. */
+  code: string | null;
 }
 
 function initialState(): ViewState {
@@ -56,7 +58,7 @@ function engineLabels(caps: WorkerCapabilities | null): Record<EngineChoice, str
 export function App() {
   const [state, setState] = useState<ViewState>(initialState);
   const initialCode = useRef(state.code ?? '').current;
-  const [run, setRun] = useState<RunState>({ status: 'starting', result: null, error: null, seq: 0 });
+  const [run, setRun] = useState<RunState>({ status: 'starting', result: null, error: null, seq: 0, code: null });
   const [caps, setCaps] = useState<WorkerCapabilities | null>(null);
   const [download, setDownload] = useState<LoadProgress | null>(null);
   const [toast, setToast] = useState<string | null>(null);
@@ -109,7 +111,7 @@ export function App() {
       .then(
         (result) => {
           if (my !== seqRef.current) return; // a newer request exists: never show this one
-          setRun((r) => ({ status: 'done', result, error: null, seq: r.seq + 1 }));
+          setRun((r) => ({ status: 'done', result, error: null, seq: r.seq + 1, code: s.code }));
         },
         (e: unknown) => {
           if (my !== seqRef.current) return;
@@ -123,6 +125,7 @@ export function App() {
             result: null,
             error: { message: err?.message ?? String(e), code: err?.code },
             seq: r.seq + 1,
+            code: s.code,
           }));
         },
       );
@@ -163,6 +166,10 @@ export function App() {
     applyResult();
   };
 
+  // A cancelled run leaves the last result in place; once the input differs from it, its
+  // heatmap no longer lines up, so it is hidden and the output marked out of date.
+  const outOfDate = run.status === 'cancelled' && run.result !== null && run.code !== code;
+
   const scale = useMemo(() => (run.result ? layerScale(run.result.lines, state.layer) : null), [run.result, state.layer]);
 
   const applyResult = useCallback(() => {
@@ -175,8 +182,10 @@ export function App() {
     if (run.status === 'error' || run.result) {
       if (modified.getValue() !== text) modified.setValue(text);
     }
-    decoRef.current?.set(run.result ? heatmapDecorations(run.result.lines, state.layer, original, scale ?? undefined) : []);
-  }, [run, state.layer, scale]);
+    decoRef.current?.set(
+      run.result && !outOfDate ? heatmapDecorations(run.result.lines, state.layer, original, scale ?? undefined) : [],
+    );
+  }, [run, state.layer, scale, outOfDate]);
 
   useEffect(applyResult, [applyResult]);
 
@@ -497,6 +506,11 @@ export function App() {
               fixedOverflowWidgets: true,
             }}
           />
+          {outOfDate && (
+            <div className="stale-card" role="status" data-testid="out-of-date">
+              Out of date: the input changed after the last result. Press Run (Ctrl+Enter) to prune it.
+            </div>
+          )}
           {run.status === 'error' && run.error && (
             <div className="error-card" role="alert" data-testid="error">
               <strong>{errorTitle(run.error.code)}</strong>
