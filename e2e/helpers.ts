@@ -24,6 +24,9 @@ export async function resultSeq(page: Page): Promise<number> {
 export async function nextResult(page: Page, prev: number): Promise<void> {
   await expect.poll(() => resultSeq(page), { timeout: 60_000 }).toBeGreaterThan(prev);
   await expect(app(page)).toHaveAttribute('data-state', /^(done|error)$/, { timeout: 60_000 });
+  // ...and the diff editor has aligned the new pruned text (its diff is computed asynchronously).
+  const seq = String(await resultSeq(page));
+  await expect(page.getByTestId('diff')).toHaveAttribute('data-diff-for', seq, { timeout: 30_000 });
 }
 
 /** Open the playground and wait for the first result. */

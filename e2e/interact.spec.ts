@@ -23,6 +23,7 @@ test('paste code, type a query, move the slider: the pruned side and token count
   await nextResult(page, seq);
   expect(await visibleText(page, 'original')).toContain('JobQueue');
   await expect(page.getByLabel('Sample code', { exact: true })).toHaveValue('');
+  await expect(page.getByLabel('Sample code', { exact: true })).not.toContainText('fetcher.py');
   const before = await tokensBefore(page);
   expect(before).toBeGreaterThan(300);
 

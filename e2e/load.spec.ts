@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openPlayground, shot, tokensAfter, tokensBefore, visibleText } from './helpers';
+import { nextResult, openPlayground, pasteIntoOriginal, resultSeq, shot, tokensAfter, tokensBefore, visibleText } from './helpers';
 
 test('the page loads, prunes the default sample and labels its controls', async ({ page }, info) => {
   const errors: string[] = [];
@@ -40,5 +40,26 @@ test('the view state round-trips through the URL', async ({ page }, info) => {
   await page.getByTestId('query').fill('touch refreshes idle timer');
   await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('touch refreshes idle timer');
   expect(new URL(page.url()).searchParams.get('sample')).toBe('typescript-sessions');
+  await shot(page, info);
+});
+
+test('pasting other code over a sample re-detects the language from the content', async ({ page }, info) => {
+  await openPlayground(page);
+  await expect(page.getByTestId('language')).toContainText('Auto-detect (Python)');
+  const seq = await resultSeq(page);
+  const ts = [
+    "import { readFile } from 'node:fs/promises';",
+    '',
+    'export interface Config { name: string; retries: number }',
+    '',
+    'export async function loadConfig(path: string): Promise<Config> {',
+    "  const raw = JSON.parse(await readFile(path, 'utf8')) as Partial<Config>;",
+    "  return { name: raw.name ?? 'default', retries: raw.retries ?? 3 };",
+    '}',
+    '',
+  ].join('\n');
+  await pasteIntoOriginal(page, ts);
+  await nextResult(page, seq);
+  await expect(page.getByTestId('language')).toContainText('Auto-detect (TypeScript)');
   await shot(page, info);
 });

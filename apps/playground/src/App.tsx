@@ -71,6 +71,9 @@ export function App() {
   const seqRef = useRef(0);
   const abortRef = useRef<AbortController | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const wrapRef = useRef<HTMLDivElement>(null);
+  /** The result seq whose text is in the pruned editor; copied to data-diff-for once the diff is computed. */
+  const shownSeq = useRef(0);
   const stateRef = useRef(state);
   stateRef.current = state;
 
@@ -156,11 +159,16 @@ export function App() {
     const original = diff.getOriginalEditor();
     original.updateOptions({ placeholder: 'Paste code here, open a local file, or pick a sample above.' });
     decoRef.current = original.createDecorationsCollection();
+    diff.onDidUpdateDiff(() => {
+      if (wrapRef.current) wrapRef.current.dataset.diffFor = String(shownSeq.current);
+    });
     original.onDidChangeModelContent(() => {
       const value = original.getValue();
       setState((s) => {
         const sample = findSample(s.sample);
-        return { ...s, code: value, sample: sample && sample.code === value ? s.sample : null };
+        if (!sample || sample.code === value) return { ...s, code: value };
+        // Leaving a sample: its file name no longer describes the code (language is re-detected).
+        return { ...s, code: value, sample: null, fileName: null };
       });
     });
     applyResult();
@@ -180,7 +188,9 @@ export function App() {
     if (!modified || !original) return;
     const text = run.status === 'error' ? '' : (run.result?.text ?? '');
     if (run.status === 'error' || run.result) {
+      shownSeq.current = run.seq;
       if (modified.getValue() !== text) modified.setValue(text);
+      else if (wrapRef.current) wrapRef.current.dataset.diffFor = String(run.seq);
     }
     decoRef.current?.set(
       run.result && !outOfDate ? heatmapDecorations(run.result.lines, state.layer, original, scale ?? undefined) : [],
@@ -476,7 +486,7 @@ export function App() {
             <Legend layer={state.layer} scale={scale} />
           </div>
         </div>
-        <div className="editor-wrap" data-testid="diff">
+        <div className="editor-wrap" data-testid="diff" ref={wrapRef}>
           {busy && <div className="progress" role="progressbar" aria-label="Pruning" />}
           <DiffEditor
             original={initialCode}
