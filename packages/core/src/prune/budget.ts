@@ -5,7 +5,7 @@
  */
 import { type CrfParams, viterbi } from '../crf/chain.js';
 import { type FileStructure, LineKind } from '../syntax/types.js';
-import { elisionMarker } from '../text/elision.js';
+import { type ElisionStyle, elisionMarker, type Rendered, renderKept } from '../text/elision.js';
 import type { TokenCounter } from '../text/tokens.js';
 import { Reason } from './reasons.js';
 import { isStandaloneLine, repairKeepSet, type RepairIndex, type RepairOptions } from './repair.js';
@@ -21,6 +21,7 @@ export interface SelectionContext {
   counter: TokenCounter;
   commentPrefix: string;
   cr: string;
+  elision: ElisionStyle;
   repair: RepairOptions | null;
   repairIndex: RepairIndex;
 }
@@ -33,7 +34,7 @@ export interface Selection {
 }
 
 function markerCost(ctx: SelectionContext, cache: Map<string, number>, from: number, to: number): number {
-  const m = elisionMarker(ctx.lines, from, to, ctx.commentPrefix, ctx.cr, to + 1 < ctx.lines.length ? to + 1 : -1);
+  const m = elisionMarker(ctx.lines, from, to, ctx.commentPrefix, ctx.cr, to + 1 < ctx.lines.length ? to + 1 : -1, ctx.elision);
   let c = cache.get(m);
   if (c === undefined) { c = ctx.counter.count(m + '\n'); cache.set(m, c); }
   return c;
@@ -129,4 +130,28 @@ export function calibrate(ctx: SelectionContext, budget: number, cache: Map<stri
     if (s.estimatedTokens <= budget) { best = s; lo = mid; } else hi = mid;
   }
   return fillGreedily(ctx, best, budget, cache);
+}
+
+export interface Fitted {
+  selection: Selection;
+  rendered: Rendered;
+  /** Exact token count of rendered.text. */
+  tokens: number;
+}
+
+/**
+ * Calibrate on estimates, then count the rendered text exactly and tighten until it fits.
+ * null when not even the all-elided rendering fits.
+ */
+export function fitBudget(ctx: SelectionContext, budget: number, cache: Map<string, number>): Fitted | null {
+  let target = budget;
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const s = calibrate(ctx, target, cache);
+    if (!s) return null;
+    const rendered = renderKept(ctx.lines, s.keep, ctx.commentPrefix, ctx.cr, ctx.elision);
+    const tokens = ctx.counter.count(rendered.text);
+    if (tokens <= budget) return { selection: s, rendered, tokens };
+    target -= Math.max(1, tokens - budget);
+  }
+  return null;
 }

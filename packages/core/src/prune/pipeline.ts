@@ -6,12 +6,12 @@ import { fuseEmissions, rubricMarginals, type RubricEmissions } from '../crf/rub
 import { CtxpruneError } from '../errors.js';
 import { LexicalScorer } from '../scorers/lexical.js';
 import type { Scorer, ScorerOutput } from '../scorers/types.js';
-import { analyzeByIndent, analyzeTree, countErrors, detectLanguage, loadParser, parseLanguageName } from '../syntax/index.js';
+import { analyzeByIndent, analyzeTree, detectLanguage, errorRows, loadParser, parseLanguageName } from '../syntax/index.js';
 import type { FileStructure, LanguageId } from '../syntax/types.js';
 import { commentPrefixFor, renderKept } from '../text/elision.js';
 import { dominantCarriageReturn, splitLines } from '../text/lines.js';
 import { lineTokenCosts, loadDefaultTokenCounter, type TokenCounter } from '../text/tokens.js';
-import { calibrate, type Selection, type SelectionContext } from './budget.js';
+import { type Fitted, fitBudget, type Selection, type SelectionContext } from './budget.js';
 import { REASON_NAMES, Reason } from './reasons.js';
 import { buildRepairIndex } from './repair.js';
 import type { LineInfo, PruneOptions, PruneResult, PruneStats } from './types.js';
@@ -20,6 +20,8 @@ import { checkAborted, resolveBudget, validateText } from './validate.js';
 /** Above these sizes the parse is skipped and structure comes from indentation. */
 const MAX_PARSE_CHARS = 2 * 1024 * 1024;
 const MAX_MEAN_LINE_CHARS = 1000;
+/** Statements longer than this many lines are kept in part (first, kept and last lines). */
+const MAX_WHOLE_SPAN = 8;
 
 const defaultScorer = new LexicalScorer();
 
@@ -60,11 +62,51 @@ async function resolveSyntax(text: string, lines: string[], opts: PruneOptions, 
   }
 }
 
-async function outputErrors(language: LanguageId, text: string): Promise<number> {
+async function outputErrorRows(language: LanguageId, text: string): Promise<number[] | null> {
   const { parser } = await loadParser(language);
   const tree = parser.parse(text);
-  if (!tree) return Number.POSITIVE_INFINITY;
-  try { return countErrors(tree); } finally { tree.delete(); }
+  if (!tree) return null;
+  try { return errorRows(tree); } finally { tree.delete(); }
+}
+
+/**
+ * Fit the budget, then parse the output: where a long statement kept only in part does not
+ * parse, keep that statement whole and fit again (at most a few rounds).
+ */
+async function fitVerified(
+  ctx: SelectionContext,
+  budget: number,
+  cache: Map<string, number>,
+  syn: SyntaxInfo,
+  inputErrors: number,
+  signal: AbortSignal | undefined,
+): Promise<(Fitted & { outputErrors: number | null }) | null> {
+  const st = ctx.structure;
+  for (let round = 0; ; round++) {
+    const fitted = fitBudget(ctx, budget, cache);
+    if (!fitted) return null;
+    if (!syn.parsed || !syn.language) return { ...fitted, outputErrors: null };
+    checkAborted(signal);
+    const rows = await outputErrorRows(syn.language, fitted.rendered.text);
+    const errors = rows ? rows.length : Number.POSITIVE_INFINITY;
+    if (errors <= inputErrors || !ctx.repair || round >= 3) return { ...fitted, outputErrors: errors };
+    const whole = (ctx.repair.wholeSpans ??= new Uint8Array(st.lineCount));
+    let marked = 0;
+    const origin = fitted.rendered.origin;
+    const mark = (t: number) => {
+      if (t < 0) return;
+      const a = st.spanStart[t];
+      if (st.spanEnd[t] > a && !whole[a]) { whole[a] = 1; marked++; }
+    };
+    for (const row of rows ?? []) {
+      for (const r of [row - 1, row, row + 1]) if (r >= 0 && r < origin.length) mark(origin[r]);
+    }
+    if (!marked) {
+      // No partial statement near the errors: keep every partially kept statement whole.
+      for (let t = 0; t < st.lineCount; t++) if (fitted.selection.keep[t]) mark(t);
+    }
+    if (!marked) return { ...fitted, outputErrors: errors };
+  }
 }
 
 /** Apply the ablation switches to the scorer's rubric output. */
@@ -141,14 +183,19 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
     counter,
     commentPrefix: commentPrefixFor(syn.language),
     cr: dominantCarriageReturn(lines),
-    repair: repairOn ? { syntactic: true, dependencies: !options.ablation?.noDependency, language: syn.language } : null,
-    repairIndex: buildRepairIndex(st),
+    elision: options.elision ?? 'compact',
+    repair: repairOn
+      ? { syntactic: true, dependencies: !options.ablation?.noDependency, language: syn.language, maxWholeSpan: MAX_WHOLE_SPAN, wholeSpans: null }
+      : null,
+    repairIndex: buildRepairIndex(st, lines, syn.language),
   };
 
   const markerCache = new Map<string, number>();
-  let selection: Selection | null = null;
-  let textOut = '';
-  let outTokens = 0;
+  let selection: Selection;
+  let textOut: string;
+  let outTokens: number;
+  let repair: PruneStats['repair'] = options.ablation?.noRepair ? 'disabled' : syn.parsed ? 'ok' : 'skipped';
+  let outputParseOk: boolean | null = syn.parsed ? st.errorCount === 0 : null;
   if (originalTokens <= budget) {
     const keep = new Uint8Array(n).fill(1);
     const reason = new Uint8Array(n);
@@ -157,23 +204,22 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
     textOut = text;
     outTokens = originalTokens;
   } else {
-    // Estimates steer; the exact count on the rendered text decides. Tighten until it fits.
-    let target = budget;
-    for (let attempt = 0; attempt < 6; attempt++) {
-      const s = calibrate(ctx, target, markerCache);
-      if (!s) { selection = null; break; }
-      const rendered = renderKept(lines, s.keep, ctx.commentPrefix, ctx.cr).text;
-      const exact = counter.count(rendered);
-      if (exact <= budget) { selection = s; textOut = rendered; outTokens = exact; break; }
-      target -= Math.max(1, exact - budget);
-      selection = null;
-    }
-    if (!selection) {
+    const fitted = await fitVerified(ctx, budget, markerCache, syn, st.errorCount, signal);
+    if (fitted) {
+      selection = fitted.selection;
+      textOut = fitted.rendered.text;
+      outTokens = fitted.tokens;
+      if (fitted.outputErrors !== null) {
+        outputParseOk = fitted.outputErrors === 0;
+        if (repair === 'ok' && fitted.outputErrors > st.errorCount) repair = 'failed';
+      }
+    } else {
       // Not even the all-elided rendering fits: return nothing rather than exceed the budget.
       degraded.push(`budget of ${budget} tokens is below even the elision marker: returned empty text`);
       selection = { keep: new Uint8Array(n), reason: new Uint8Array(n), estimatedTokens: 0, bias: -Infinity };
       textOut = '';
       outTokens = 0;
+      outputParseOk = null;
     }
   }
   const keep = selection.keep;
@@ -184,14 +230,6 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   }
 
   const tRender = performance.now();
-  let outputParseOk: boolean | null = null;
-  let repair: PruneStats['repair'] = options.ablation?.noRepair ? 'disabled' : syn.parsed ? 'ok' : 'skipped';
-  if (syn.parsed && syn.language && textOut !== '' && textOut !== text) {
-    const errs = await outputErrors(syn.language, textOut);
-    outputParseOk = errs === 0;
-    if (repair === 'ok' && errs > st.errorCount) repair = 'failed';
-  } else if (syn.parsed) outputParseOk = st.errorCount === 0;
-
   const margins = rubricMarginals(rubrics, fused, Number.isFinite(selection.bias) ? selection.bias : 0);
   const lineInfos: LineInfo[] = new Array(n);
   const keptLines: number[] = [];
@@ -221,7 +259,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
       totalLines: n,
       keptLineCount: keptLines.length,
       ms: tEnd - t0,
-      timings: { syntax: tScore - tSyntax, score: tDecode - tScore, decode: tRender - tDecode, render: tEnd - tRender },
+      timings: { syntax: tScore - tSyntax, score: tDecode - tScore, select: tRender - tDecode, explain: tEnd - tRender },
       scorer: scored.scorer,
       backend: scored.backend,
       tokenizer: counter.name,

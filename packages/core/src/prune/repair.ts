@@ -13,6 +13,15 @@ export interface RepairOptions {
   /** Imports and definitions used by evidence lines. */
   dependencies: boolean;
   language: LanguageId | null;
+  /**
+   * Multi-line statements longer than this keep only their first and last lines around the
+   * kept ones (a 90-line docstring or table is not kept whole for one matching line); the
+   * elided middle becomes a marker inside the statement, which parses in every grammar here
+   * for strings, comments and bracketed lists. Spans marked in `wholeSpans` (by their first
+   * line) are kept whole: the pipeline marks those whose partial form failed to parse.
+   */
+  maxWholeSpan: number;
+  wholeSpans: Uint8Array | null;
 }
 
 /** Lookups the closure needs, built once per structure. */
@@ -21,22 +30,41 @@ export interface RepairIndex {
   companions: Map<number, number[]>;
   /** For a line holding a block's closing delimiter: the header that opened the block, else -1. */
   opener: Int32Array;
+  /** 1 for compound-statement heads that cannot stand alone (`try` needs except/catch/finally). */
+  needsHandler: Uint8Array;
+  /** 1 at the first line of a span that is (part of) a block header: always kept whole. */
+  headerSpan: Uint8Array;
+  /**
+   * 1 for headers whose block cannot be empty: every Python block, and brace-less bodies in
+   * other languages (`if (x)\n  return y`), which need their statement.
+   */
+  needsBody: Uint8Array;
 }
 
-export function buildRepairIndex(st: FileStructure): RepairIndex {
+const TRY_HEAD = /^\s*(?:\}\s*)?(?:try|begin)\b/;
+
+export function buildRepairIndex(st: FileStructure, lines: string[], language: LanguageId | null): RepairIndex {
   const companions = new Map<number, number[]>();
   const opener = new Int32Array(st.lineCount).fill(-1);
+  const needsHandler = new Uint8Array(st.lineCount);
+  const headerSpan = new Uint8Array(st.lineCount);
+  const needsBody = new Uint8Array(st.lineCount);
   for (let t = 0; t < st.lineCount; t++) {
     const g = st.companionGroup[t];
     if (g >= 0) {
       let list = companions.get(g);
       if (!list) companions.set(g, (list = []));
       list.push(t);
+      if (g === t && TRY_HEAD.test(lines[t])) needsHandler[t] = 1;
+    }
+    if (st.blockEnd[t] >= 0 || st.kind[t] === LineKind.Decorator) headerSpan[st.spanStart[t]] = 1;
+    if (st.blockEnd[t] >= 0 && st.firstBodyLine[t] >= 0) {
+      needsBody[t] = language === 'python' || (st.closer[t] < 0 && st.blockEnd[t] > st.spanEnd[t]) ? 1 : 0;
     }
     const c = st.closer[t];
     if (c >= 0 && c !== t && opener[c] < 0) opener[c] = t;
   }
-  return { companions, opener };
+  return { companions, opener, needsHandler, headerSpan, needsBody };
 }
 
 /**
@@ -63,7 +91,6 @@ export function repairKeepSet(
   const seedDeps = opts.dependencies;
   for (let t = 0; t < n; t++) if (keep[t]) stack.push(t);
 
-  const needsBody = opts.language === 'python';
   for (;;) {
     while (stack.length) {
       const l = stack.pop()!;
@@ -71,25 +98,37 @@ export function repairKeepSet(
         for (let j = st.useOffsets[l]; j < st.useOffsets[l + 1]; j++) add(st.useTargets[j], Reason.Dependency);
       }
       if (!opts.syntactic) continue;
-      for (let x = st.spanStart[l]; x <= st.spanEnd[l]; x++) add(x, Reason.Repair);
+      const a = st.spanStart[l], b = st.spanEnd[l];
+      if (b - a < opts.maxWholeSpan || index.headerSpan[a] || opts.wholeSpans?.[a]) {
+        for (let x = a; x <= b; x++) add(x, Reason.Repair);
+      } else {
+        add(a, Reason.Repair);
+        add(b, Reason.Repair);
+      }
       add(st.parent[l], Reason.Repair);
       if (st.blockEnd[l] >= 0) add(st.closer[l], Reason.Repair);
       add(index.opener[l], Reason.Repair);
+      // Companions, as few as keep the statement valid: a later clause (else, except, catch)
+      // needs the statement's head; a `try` head needs one handler.
       const g = st.companionGroup[l];
       if (g >= 0) {
         const members = index.companions.get(g);
-        if (members) for (const m of members) add(m, Reason.Repair);
+        if (members && members.length > 1) {
+          const head = members[0];
+          if (l !== head) add(head, Reason.Repair);
+          else if (index.needsHandler[head] && !members.some((m) => m !== head && keep[m])) add(members[1], Reason.Repair);
+        }
       }
     }
-    if (!opts.syntactic || !needsBody) break;
-    // A Python block needs one statement: give each kept header without a kept body its first one.
+    if (!opts.syntactic) break;
+    // A block that cannot be empty gets its first statement when none of its body is kept.
     const hasBody = new Uint8Array(n);
     for (let t = 0; t < n; t++) {
       const p = st.parent[t];
       if (keep[t] && p >= 0 && st.kind[t] !== LineKind.Blank && st.kind[t] !== LineKind.Comment) hasBody[p] = 1;
     }
     for (let t = 0; t < n; t++) {
-      if (keep[t] && st.blockEnd[t] >= 0 && !hasBody[t] && st.firstBodyLine[t] >= 0) add(st.firstBodyLine[t], Reason.Repair);
+      if (keep[t] && index.needsBody[t] && !hasBody[t]) add(st.firstBodyLine[t], Reason.Repair);
     }
     if (!stack.length) break;
   }

@@ -1,5 +1,6 @@
 import type { Scorer } from '../scorers/types.js';
 import type { LanguageId } from '../syntax/types.js';
+import type { ElisionStyle } from '../text/elision.js';
 import type { TokenCounter } from '../text/tokens.js';
 
 export interface PruneAblation {
@@ -28,6 +29,8 @@ export interface PruneOptions {
   /** Counts the budget. Default: o200k_base. */
   tokenCounter?: TokenCounter;
   ablation?: PruneAblation;
+  /** Elision marker: 'compact' `# … lines 40–51` (default) or 'verbose' `# … 12 lines omitted (40–51)`. */
+  elision?: ElisionStyle;
   signal?: AbortSignal;
 }
 
@@ -58,7 +61,11 @@ export interface PruneStats {
   totalLines: number;
   keptLineCount: number;
   ms: number;
-  timings: { syntax: number; score: number; decode: number; render: number };
+  /**
+   * ms per stage: syntax (grammar load + parse + structure), score (rubric emissions),
+   * select (calibrated decode, repair, render, output parse check), explain (marginals).
+   */
+  timings: { syntax: number; score: number; select: number; explain: number };
   scorer: string;
   backend: string;
   tokenizer: string;

@@ -23,13 +23,16 @@ export interface LexicalScorerOptions {
   dependencyShare?: number;
   /** Emission scale: evidence in [0,1] maps to keep − prune ∈ [−scale/4, 3·scale/4]. */
   scale?: number;
+  /** Self-transition bonus of the fused decoder (0 = independent lines; higher = longer blocks). */
+  stickiness?: number;
 }
 
 const DEFAULTS: Required<LexicalScorerOptions> = {
   kernel: [0.6, 0.35, 0.2],
-  scopeShare: 0.3,
-  dependencyShare: 0.85,
+  scopeShare: 0.45,
+  dependencyShare: 0.4,
   scale: 4,
+  stickiness: 0.45,
 };
 
 /** Words that ask about structure rather than behaviour: they shift the gate to the dependency rubric. */
@@ -88,7 +91,7 @@ export class LexicalScorer implements Scorer {
       // Semantic evidence comes in contiguous blocks (sticky transitions); dependency support
       // is scattered (near-free alternation); the fused decoder sits in between.
       headCrfs: [crfParams([0.7, -0.7, -0.7, 0.7]), crfParams([0.15, -0.15, -0.15, 0.15])],
-      fusedCrf: crfParams([0.45, -0.45, -0.45, 0.45]),
+      fusedCrf: crfParams([this.opts.stickiness, -this.opts.stickiness, -this.opts.stickiness, this.opts.stickiness]),
       // Best single-line BM25 squashed to [0,1): a rough "does this file mention the query at all".
       documentScore: rawMax / (4 + rawMax),
       scorer: 'lexical',

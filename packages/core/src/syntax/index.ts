@@ -18,7 +18,7 @@ export {
 } from './loader.js';
 export { analyzeTree } from './structure.js';
 export { analyzeByIndent } from './fallback.js';
-export { countErrors, isValidTree } from './validity.js';
+export { countErrors, errorRows, isValidTree } from './validity.js';
 export { splitLines, stripCr, isBlankLine, isCloserLine } from './lexical.js';
 
 export interface AnalyzeOptions {

@@ -177,9 +177,10 @@ class Analyzer {
       return;
     }
     if (t.blocks.has(type)) {
-      // A bare block `{ ... }` used as a statement: transparent.
-      this.claim(sRow(c), eRow(c), ctx);
-      this.walkBlock(c, ctx);
+      // A bare block `{ ... }` used as a statement: a block of its own (its `{` line is the
+      // header), so that repair keeps `{` and `}` together.
+      if (sRow(c) === eRow(c)) { this.simple(c, ctx, spanStart); return; }
+      this.openSegment({ row: sRow(c), node: c, body: c }, ctx, LineKind.ControlHeader, -1, this.endTokenRow(c), sRow(c));
       return;
     }
     this.simple(c, ctx, spanStart);

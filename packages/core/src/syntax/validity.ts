@@ -5,20 +5,25 @@
 import type { Node, Tree } from 'web-tree-sitter';
 
 export function countErrors(tree: Tree): number {
+  return errorRows(tree).length;
+}
+
+/** The start row of every ERROR and MISSING node (one entry per node). */
+export function errorRows(tree: Tree): number[] {
   const root = tree.rootNode;
-  if (!root.hasError) return 0;
-  let count = 0;
+  if (!root.hasError) return [];
+  const rows: number[] = [];
   const stack: Node[] = [root];
   while (stack.length) {
     const n = stack.pop()!;
-    if (n.isMissing) { count++; continue; }
-    if (n.isError) count++;
+    if (n.isMissing) { rows.push(n.startPosition.row); continue; }
+    if (n.isError) rows.push(n.startPosition.row);
     // `children` (not nextSibling, which skips zero-width MISSING nodes).
     for (const k of n.children) {
       if (k && (k.hasError || k.isMissing)) stack.push(k);
     }
   }
-  return count;
+  return rows;
 }
 
 /** Whether the tree parsed without any ERROR or MISSING node. */

@@ -1,7 +1,10 @@
 /**
  * Rendering of the pruned text: kept lines verbatim, each elided run replaced by one comment in
- * the file's own syntax, e.g. `    # … 12 lines omitted (40–51)`.
+ * the file's own syntax: `    # … lines 40–51` (compact, the default: 9 o200k tokens) or
+ * `    # … 12 lines omitted (40–51)` (verbose: 12). Markers are a fifth of the output at 8×, so
+ * their size is recall.
  */
+export type ElisionStyle = 'compact' | 'verbose';
 import { indentOf, isBlank } from './lines.js';
 
 export function commentPrefixFor(language: string | null): string {
@@ -9,7 +12,9 @@ export function commentPrefixFor(language: string | null): string {
 }
 
 /** The marker for lines [from, to] (0-based, inclusive) without its newline. */
-export function elisionMarker(lines: string[], from: number, to: number, prefix: string, cr: string, nextKept: number): string {
+export function elisionMarker(
+  lines: string[], from: number, to: number, prefix: string, cr: string, nextKept: number, style: ElisionStyle = 'compact',
+): string {
   let indent = '';
   let found = false;
   for (let i = from; i <= to; i++) {
@@ -18,6 +23,7 @@ export function elisionMarker(lines: string[], from: number, to: number, prefix:
   if (!found && nextKept >= 0) indent = indentOf(lines[nextKept]);
   const count = to - from + 1;
   const range = count === 1 ? `${from + 1}` : `${from + 1}–${to + 1}`;
+  if (style === 'compact') return `${indent}${prefix} … line${count === 1 ? '' : 's'} ${range}${cr}`;
   return `${indent}${prefix} … ${count} line${count === 1 ? '' : 's'} omitted (${range})${cr}`;
 }
 
@@ -28,7 +34,7 @@ export interface Rendered {
 }
 
 /** Join kept lines and markers with '\n'. */
-export function renderKept(lines: string[], keep: Uint8Array, prefix: string, cr: string): Rendered {
+export function renderKept(lines: string[], keep: Uint8Array, prefix: string, cr: string, style: ElisionStyle = 'compact'): Rendered {
   const out: string[] = [];
   const origin: number[] = [];
   const n = lines.length;
@@ -37,7 +43,7 @@ export function renderKept(lines: string[], keep: Uint8Array, prefix: string, cr
     if (keep[t]) { out.push(lines[t]); origin.push(t); t++; continue; }
     let e = t;
     while (e + 1 < n && !keep[e + 1]) e++;
-    out.push(elisionMarker(lines, t, e, prefix, cr, e + 1 < n ? e + 1 : -1));
+    out.push(elisionMarker(lines, t, e, prefix, cr, e + 1 < n ? e + 1 : -1, style));
     origin.push(-1);
     t = e + 1;
   }

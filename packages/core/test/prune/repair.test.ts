@@ -13,6 +13,7 @@ import { handStructure } from './structure-fixture.js';
 // 6         except OSError:
 // 7             x = None
 // 8         return x
+const PY_LINES = ['import os', '', 'class A:', '    def f(self):', '        try:', '            x = os.getcwd()', '        except OSError:', '            x = None', '        return x'];
 const py = handStructure(9, {
   kind: [K.Import, K.Blank, K.DefHeader, K.DefHeader, K.ControlHeader, K.Code, K.Clause, K.Code, K.Code],
   parent: [-1, -1, -1, 2, 3, 4, 3, 6, 3],
@@ -26,7 +27,7 @@ function run(keepLines: number[], opts: { syntactic?: boolean; dependencies?: bo
   const keep = new Uint8Array(py.lineCount);
   const reason = new Uint8Array(py.lineCount);
   for (const l of keepLines) { keep[l] = 1; reason[l] = Reason.Evidence; }
-  repairKeepSet(keep, reason, py, { syntactic: opts.syntactic ?? true, dependencies: opts.dependencies ?? true, language: 'python' }, buildRepairIndex(py));
+  repairKeepSet(keep, reason, py, { syntactic: opts.syntactic ?? true, dependencies: opts.dependencies ?? true, language: 'python' }, buildRepairIndex(py, PY_LINES, 'python'));
   return { kept: [...keep].flatMap((k, i) => (k ? [i] : [])), reason: Array.from(reason) };
 }
 
@@ -68,7 +69,7 @@ describe('AST-aware repair', () => {
     const keep = new Uint8Array(7);
     const reason = new Uint8Array(7);
     keep[4] = 1; reason[4] = Reason.Evidence;
-    repairKeepSet(keep, reason, ts, { syntactic: true, dependencies: true, language: 'typescript' }, buildRepairIndex(ts));
+    repairKeepSet(keep, reason, ts, { syntactic: true, dependencies: true, language: 'typescript' }, buildRepairIndex(ts, [], 'typescript'));
     expect(Array.from(keep)).toEqual([1, 1, 1, 1, 1, 1, 1]);
   });
 });
