@@ -17,11 +17,11 @@ beforeAll(async () => {
 });
 
 /** The result's text is exactly the kept original lines with one marker per elided run. */
-function expectFaithful(input: string, r: PruneResult) {
+function expectFaithful(input: string, r: PruneResult, style: 'compact' | 'verbose' = 'compact') {
   const lines = splitLines(input);
   const keep = new Uint8Array(lines.length);
   for (const l of r.keptLines) keep[l - 1] = 1;
-  const expected = renderKept(lines, keep, commentPrefixFor(r.stats.language), dominantCarriageReturn(lines)).text;
+  const expected = renderKept(lines, keep, commentPrefixFor(r.stats.language), dominantCarriageReturn(lines), style).text;
   if (r.text !== '') expect(r.text).toBe(expected);
   expect(r.stats.outputTokens).toBe(counter.count(r.text));
   expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);
@@ -121,6 +121,15 @@ describe('budget', () => {
   });
 });
 
+describe('elision style', () => {
+  it('verbose markers count the lines and still fit the budget', async () => {
+    const text = sample('server.go');
+    const r = await prune(text, { query: 'expired keys', ratio: 4, fileName: 'server.go', tokenCounter: counter, elision: 'verbose' });
+    expectFaithful(text, r, 'verbose');
+    expect(r.text).toMatch(/\/\/ … \d+ lines omitted \(\d+–\d+\)/);
+  });
+});
+
 describe('byte identity', () => {
   it('preserves CRLF, tabs and non-ASCII in kept lines', async () => {
     const src = ['def greet(name):\r', '\t"""Grüß dich — 你好 👋"""\r', '\tprint(f"héllo {name}")\r', '\treturn name\r', '\r',
@@ -128,7 +137,7 @@ describe('byte identity', () => {
     const r = await prune(src, { query: 'greet prints héllo', ratio: 4, language: 'python', tokenCounter: counter });
     expectFaithful(src, r);
     expect(r.text).toContain('\t"""Grüß dich — 你好 👋"""\r\n');
-    expect(r.text).toMatch(/# … \d+ lines omitted \(\d+–\d+\)\r/);
+    expect(r.text).toMatch(/# … lines \d+–\d+\r(\n|$)/);
   });
 });
 
