@@ -63,3 +63,33 @@ test('pasting other code over a sample re-detects the language from the content'
   await expect(page.getByTestId('language')).toContainText('Auto-detect (TypeScript)');
   await shot(page, info);
 });
+
+test('keyboard: Tab walks the controls into and out of the editors without typing into the code', async ({ page }, info) => {
+  await openPlayground(page);
+  const before = await tokensBefore(page);
+  const seq = await resultSeq(page);
+  await page.getByTestId('query').focus();
+  const path: string[] = [];
+  for (let i = 0; i < 14; i++) {
+    await page.keyboard.press('Tab');
+    path.push(
+      await page.evaluate(() => {
+        const e = document.activeElement as HTMLElement | null;
+        if (!e) return '';
+        if (e.closest('.editor.original')) return 'editor:original';
+        if (e.closest('.editor.modified')) return 'editor:modified';
+        return e.getAttribute('aria-label') ?? e.textContent?.trim() ?? e.tagName;
+      }),
+    );
+  }
+  expect(path).toContain('Compression ratio');
+  expect(path).toContain('Scorer and backend');
+  const inEditor = path.indexOf('editor:original');
+  expect(inEditor).toBeGreaterThan(0);
+  // Tab leaves the editor instead of inserting a tab character.
+  expect(path[inEditor + 1]).not.toBe('editor:original');
+  await page.waitForTimeout(600);
+  expect(await resultSeq(page)).toBe(seq);
+  expect(await tokensBefore(page)).toBe(before);
+  await shot(page, info);
+});

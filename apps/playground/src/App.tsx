@@ -511,9 +511,11 @@ export function App() {
               ignoreTrimWhitespace: false,
               renderMarginRevertIcon: false,
               renderIndicators: false,
-              originalAriaLabel: 'Original code, editable. Press Control+M to let Tab move focus.',
+              originalAriaLabel: 'Original code, editable. Tab moves focus; press Control+M to make Tab indent.',
               modifiedAriaLabel: 'Pruned code, read-only',
               fixedOverflowWidgets: true,
+              // Tab moves focus (keyboard users are not trapped); Ctrl+M switches Tab to indenting.
+              tabFocusMode: true,
             }}
           />
           {outOfDate && (
@@ -532,7 +534,7 @@ export function App() {
 
       <footer className="footer">
         <span>
-          <kbd>Ctrl</kbd>+<kbd>Enter</kbd> run now · <kbd>Ctrl</kbd>+<kbd>M</kbd> in an editor: Tab moves focus · hover a line for its scores
+          <kbd>Ctrl</kbd>+<kbd>Enter</kbd> run now · <kbd>Tab</kbd> moves between controls and editors (<kbd>Ctrl</kbd>+<kbd>M</kbd> in an editor: Tab indents) · hover a line for its scores
         </span>
         <span className="toast" role="status" aria-live="polite">
           {toast}
