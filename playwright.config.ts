@@ -33,8 +33,8 @@ export default defineConfig({
   },
   projects: [
     {
+      // Everything, including the engine comparison without a WebGPU flag (WebGPU falls back, visibly).
       name: 'chromium',
-      testIgnore: '**/engines.spec.ts',
       use: { launchOptions: { executablePath: CHROMIUM, args: BASE_FLAGS } },
     },
     {
