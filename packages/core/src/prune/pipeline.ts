@@ -76,7 +76,7 @@ async function outputErrorRows(language: LanguageId, text: string): Promise<numb
 async function fitVerified(
   ctx: SelectionContext,
   budget: number,
-  cache: Map<string, number>,
+  cache: Map<number, number>,
   syn: SyntaxInfo,
   inputErrors: number,
   signal: AbortSignal | undefined,
@@ -162,7 +162,9 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const fused = fuseEmissions(rubrics);
 
   const tDecode = performance.now();
-  const originalTokens = counter.count(text);
+  // One encoding pass gives the exact total and each line's share when the counter can.
+  const measured = counter.lineCosts ? counter.lineCosts(text, lines) : { total: counter.count(text), costs: lineTokenCosts(lines, counter) };
+  const originalTokens = measured.total;
   const budget = resolveBudget(options, originalTokens);
   const K = rubrics.heads.length;
   const evidenceLed = new Uint8Array(n);
@@ -179,7 +181,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
     fused,
     fusedCrf: rubrics.fusedCrf,
     evidenceLed,
-    costs: lineTokenCosts(lines, counter),
+    costs: measured.costs,
     counter,
     commentPrefix: commentPrefixFor(syn.language),
     cr: dominantCarriageReturn(lines),
@@ -190,7 +192,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
     repairIndex: buildRepairIndex(st, lines, syn.language),
   };
 
-  const markerCache = new Map<string, number>();
+  const markerCache = new Map<number, number>();
   let selection: Selection;
   let textOut: string;
   let outTokens: number;

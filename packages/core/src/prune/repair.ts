@@ -77,19 +77,31 @@ export function repairKeepSet(
   st: FileStructure,
   opts: RepairOptions,
   index: RepairIndex,
+  /** Lines to close from; default every kept line (pass only new lines when the rest is closed). */
+  seeds?: number[],
 ): number {
   const n = st.lineCount;
   const stack: number[] = [];
+  // Headers whose block must not be empty and that did not join through a kept child.
+  const check: number[] = [];
   let added = 0;
-  const add = (l: number, why: number) => {
+  const isBody = (l: number) => st.kind[l] !== LineKind.Blank && st.kind[l] !== LineKind.Comment;
+  const add = (l: number, why: number, viaChild = false) => {
     if (l < 0 || l >= n || keep[l]) return;
     keep[l] = 1;
     reason[l] = why;
     stack.push(l);
     added++;
+    if (!viaChild && index.needsBody[l]) check.push(l);
+  };
+  const hasKeptChild = (h: number) => {
+    for (let x = st.spanEnd[h] + 1; x <= st.blockEnd[h]; x++) if (keep[x] && st.parent[x] === h && isBody(x)) return true;
+    return false;
   };
   const seedDeps = opts.dependencies;
-  for (let t = 0; t < n; t++) if (keep[t]) stack.push(t);
+  if (seeds) stack.push(...seeds);
+  else for (let t = 0; t < n; t++) if (keep[t]) stack.push(t);
+  for (const l of stack) if (index.needsBody[l]) check.push(l);
 
   for (;;) {
     while (stack.length) {
@@ -105,7 +117,7 @@ export function repairKeepSet(
         add(a, Reason.Repair);
         add(b, Reason.Repair);
       }
-      add(st.parent[l], Reason.Repair);
+      add(st.parent[l], Reason.Repair, isBody(l));
       if (st.blockEnd[l] >= 0) add(st.closer[l], Reason.Repair);
       add(index.opener[l], Reason.Repair);
       // Companions, as few as keep the statement valid: a later clause (else, except, catch)
@@ -122,13 +134,9 @@ export function repairKeepSet(
     }
     if (!opts.syntactic) break;
     // A block that cannot be empty gets its first statement when none of its body is kept.
-    const hasBody = new Uint8Array(n);
-    for (let t = 0; t < n; t++) {
-      const p = st.parent[t];
-      if (keep[t] && p >= 0 && st.kind[t] !== LineKind.Blank && st.kind[t] !== LineKind.Comment) hasBody[p] = 1;
-    }
-    for (let t = 0; t < n; t++) {
-      if (keep[t] && index.needsBody[t] && !hasBody[t]) add(st.firstBodyLine[t], Reason.Repair);
+    while (check.length) {
+      const h = check.pop()!;
+      if (!hasKeptChild(h)) add(st.firstBodyLine[h], Reason.Repair);
     }
     if (!stack.length) break;
   }

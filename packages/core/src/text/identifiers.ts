@@ -17,14 +17,37 @@ export const STOPWORDS = new Set(
   ).split(' '),
 );
 
-/** Split an identifier into lowercase parts (camelCase, PascalCase, snake_case, digits). */
+const UPPER = 1, LOWER = 2, DIGIT = 3, SEP = 4;
+function charClass(c: number): number {
+  if (c >= 65 && c <= 90) return UPPER;
+  if (c >= 97 && c <= 122) return LOWER;
+  if (c >= 48 && c <= 57) return DIGIT;
+  return SEP; // '_' and '$'
+}
+
+/**
+ * Split an identifier into lowercase parts (camelCase, PascalCase, acronyms, snake_case).
+ * A hand-written scanner: this runs for every word of every line, so no regex chains.
+ */
 export function identifierParts(word: string): string[] {
-  const parts = word
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[_$\s]+/)
-    .filter(Boolean)
-    .map((p) => p.toLowerCase());
+  const parts: string[] = [];
+  let start = -1;
+  const n = word.length;
+  for (let i = 0; i < n; i++) {
+    const c = charClass(word.charCodeAt(i));
+    if (c === SEP) {
+      if (start >= 0) { parts.push(word.slice(start, i).toLowerCase()); start = -1; }
+      continue;
+    }
+    if (start < 0) { start = i; continue; }
+    const prev = charClass(word.charCodeAt(i - 1));
+    // aB → a|B and ABc → A|Bc; letters and digits stay together (utf8, http2)
+    const boundary =
+      (c === UPPER && (prev === LOWER || prev === DIGIT)) ||
+      (c === UPPER && prev === UPPER && i + 1 < n && charClass(word.charCodeAt(i + 1)) === LOWER);
+    if (boundary) { parts.push(word.slice(start, i).toLowerCase()); start = i; }
+  }
+  if (start >= 0) parts.push(word.slice(start).toLowerCase());
   return parts;
 }
 
