@@ -33,10 +33,15 @@ export interface Selection {
   bias: number;
 }
 
-function markerCost(ctx: SelectionContext, cache: Map<string, number>, from: number, to: number): number {
-  const m = elisionMarker(ctx.lines, from, to, ctx.commentPrefix, ctx.cr, to + 1 < ctx.lines.length ? to + 1 : -1, ctx.elision);
-  let c = cache.get(m);
-  if (c === undefined) { c = ctx.counter.count(m + '\n'); cache.set(m, c); }
+/** Token cost of the marker for lines [from, to]; a marker depends only on its range. */
+function markerCost(ctx: SelectionContext, cache: Map<number, number>, from: number, to: number): number {
+  const key = from * ctx.lines.length + to;
+  let c = cache.get(key);
+  if (c === undefined) {
+    const m = elisionMarker(ctx.lines, from, to, ctx.commentPrefix, ctx.cr, to + 1 < ctx.lines.length ? to + 1 : -1, ctx.elision);
+    c = ctx.counter.count(m + '\n');
+    cache.set(key, c);
+  }
   return c;
 }
 
@@ -53,9 +58,11 @@ function decodeAt(ctx: SelectionContext, bias: number): { keep: Uint8Array; reas
  * Repair the keep set, show gaps cheaper than their own marker, and estimate the tokens of the
  * rendered text. Mutates keep/reason.
  */
-function complete(ctx: SelectionContext, keep: Uint8Array, reason: Uint8Array, bias: number, cache: Map<string, number>): Selection {
+function complete(
+  ctx: SelectionContext, keep: Uint8Array, reason: Uint8Array, bias: number, cache: Map<number, number>, seeds?: number[],
+): Selection {
   const n = ctx.lines.length;
-  if (ctx.repair) repairKeepSet(keep, reason, ctx.structure, ctx.repair, ctx.repairIndex);
+  if (ctx.repair) repairKeepSet(keep, reason, ctx.structure, ctx.repair, ctx.repairIndex, seeds);
   let tokens = 0;
   let t = 0;
   while (t < n) {
@@ -75,7 +82,7 @@ function complete(ctx: SelectionContext, keep: Uint8Array, reason: Uint8Array, b
 }
 
 /** Decode at `bias`, repair, fill gaps cheaper than their marker, and estimate the tokens. */
-export function selectAt(ctx: SelectionContext, bias: number, cache: Map<string, number>): Selection {
+export function selectAt(ctx: SelectionContext, bias: number, cache: Map<number, number>): Selection {
   const { keep, reason } = decodeAt(ctx, bias);
   return complete(ctx, keep, reason, bias, cache);
 }
@@ -84,7 +91,7 @@ export function selectAt(ctx: SelectionContext, bias: number, cache: Map<string,
  * Viterbi keeps whole blocks, so the step from one bias to the next can jump past the budget.
  * Spend what is left line by line: the best-scoring pruned lines (with their repair) that fit.
  */
-export function fillGreedily(ctx: SelectionContext, sel: Selection, budget: number, cache: Map<string, number>, maxMisses = 48): Selection {
+export function fillGreedily(ctx: SelectionContext, sel: Selection, budget: number, cache: Map<number, number>, maxMisses = 48): Selection {
   const n = ctx.lines.length;
   const order: number[] = [];
   // Evidence-led lines only: structure follows them through repair.
@@ -103,7 +110,8 @@ export function fillGreedily(ctx: SelectionContext, sel: Selection, budget: numb
     const reason = best.reason.slice();
     keep[t] = 1;
     reason[t] = ctx.evidenceLed[t] ? Reason.Evidence : Reason.Dependency;
-    const next = complete(ctx, keep, reason, best.bias, cache);
+    // The rest is already closed under repair: only the new line needs closing.
+    const next = complete(ctx, keep, reason, best.bias, cache, [t]);
     if (next.estimatedTokens <= budget) { best = next; misses = 0; } else misses++;
   }
   return best;
@@ -112,7 +120,7 @@ export function fillGreedily(ctx: SelectionContext, sel: Selection, budget: numb
  * The largest-bias selection whose estimate fits `budget`, or null when even the all-pruned
  * selection does not. Bisection over the bias; the cost is non-decreasing in it up to ties.
  */
-export function calibrate(ctx: SelectionContext, budget: number, cache: Map<string, number>): Selection | null {
+export function calibrate(ctx: SelectionContext, budget: number, cache: Map<number, number>): Selection | null {
   let maxAbs = 1;
   for (let i = 0; i < ctx.fused.length; i++) maxAbs = Math.max(maxAbs, Math.abs(ctx.fused[i]));
   let maxT = 0;
@@ -143,7 +151,7 @@ export interface Fitted {
  * Calibrate on estimates, then count the rendered text exactly and tighten until it fits.
  * null when not even the all-elided rendering fits.
  */
-export function fitBudget(ctx: SelectionContext, budget: number, cache: Map<string, number>): Fitted | null {
+export function fitBudget(ctx: SelectionContext, budget: number, cache: Map<number, number>): Fitted | null {
   let target = budget;
   for (let attempt = 0; attempt < 6; attempt++) {
     const s = calibrate(ctx, target, cache);
