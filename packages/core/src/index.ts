@@ -16,3 +16,14 @@ export { viterbi, marginals, crfParams } from './crf/chain.js';
 export type { CrfParams } from './crf/chain.js';
 export { fuseEmissions, RUBRICS } from './crf/rubrics.js';
 export type { RubricEmissions } from './crf/rubrics.js';
+
+// Agent-history compaction (reactive, task-aware, MIG, task-aware + MIG).
+export * from './compaction/index.js';
+// MIG selection and budget packing, shared by compaction and the card packer.
+export * from './select/index.js';
+// CICL: units, graph, utility, judges, rankers, memory cards, audit, budgeted assembly.
+export * from './cards/index.js';
+// File localization (pure ranking; the SWE-bench runner is in the `@ctxprune/core/node` entry).
+export * from './locate/index.js';
+// Scorers by name ('lexical', 'neural', 'auto').
+export { resolveScorer, registerScorer, availableScorers } from './scorers/registry.js';
