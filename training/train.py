@@ -86,7 +86,7 @@ def make_batch(idx, exs, X, Y, rng, max_lines):
     return torch.from_numpy(xb), torch.from_numpy(yb), torch.from_numpy(mb), torch.from_numpy(db)
 
 
-def losses(model, xb, yb, mb, db, w_rubric=0.5, w_doc=0.3):
+def losses(model, xb, yb, mb, db, w_rubric=0.5, w_doc=0.3, w_rank=0.0, pos_weight=5.0):
     sem, dep, gate, doc = model(xb, mb)
     fused = gate[..., :1] * sem + gate[..., 1:] * dep
     em = torch.stack([sem, dep, fused])  # [3,B,L,2]
@@ -97,6 +97,14 @@ def losses(model, xb, yb, mb, db, w_rubric=0.5, w_doc=0.3):
     per = (nll * ex_w).sum(1) / lines
     doc_loss = torch.nn.functional.binary_cross_entropy_with_logits(doc, db)
     total = per[2] + w_rubric * (per[0] + per[1]) + w_doc * doc_loss
+    if w_rank > 0:
+        # Ranking aid: per-line logistic loss on the fused keep−prune margin, positives up-weighted
+        # (the budget keeps the best-ranked lines; the CRF NLL alone is dominated by easy prunes).
+        margin = fused[..., 1] - fused[..., 0]
+        y = yb[..., 1].float()
+        bce = torch.nn.functional.binary_cross_entropy_with_logits(
+            margin, y, weight=mb * (1 + (pos_weight - 1) * y), reduction='sum') / mb.sum().clamp(min=1)
+        total = total + w_rank * bce
     return total, per.detach(), doc_loss.detach()
 
 
@@ -142,6 +150,9 @@ def main():
     ap.add_argument('--batch', type=int, default=24)
     ap.add_argument('--lr', type=float, default=2e-3)
     ap.add_argument('--eval-every', type=int, default=250)
+    ap.add_argument('--w-rank', type=float, default=0.0)
+    ap.add_argument('--init', default=None, help='warm start from a checkpoint (continue training)')
+    ap.add_argument('--out-name', default='best.pt')
     ap.add_argument('--smoke', action='store_true', help='validate on the training data (pipeline check only)')
     args = ap.parse_args()
     torch.set_num_threads(1)
@@ -168,6 +179,8 @@ def main():
     sd[sd < 1e-3] = 1.0
     model.mu.copy_(torch.from_numpy(mu))
     model.sd.copy_(torch.from_numpy(sd))
+    if args.init:
+        model.load_state_dict(torch.load(args.init))
     n_params = sum(p.numel() for p in model.parameters())
     print(f'params {n_params}', flush=True)
 
@@ -187,7 +200,7 @@ def main():
         epoch += 1
         for idx in batches(train, rng, args.max_lines, args.batch):
             xb, yb, mb, db = make_batch(idx, train, X, Y, rng, args.max_lines)
-            loss, per, dl = losses(model, xb, yb, mb, db)
+            loss, per, dl = losses(model, xb, yb, mb, db, w_rank=args.w_rank)
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -213,7 +226,7 @@ def main():
                 tag = ''
                 if score > best:
                     best = score
-                    torch.save(model.state_dict(), os.path.join(out_dir, 'best.pt'))
+                    torch.save(model.state_dict(), os.path.join(out_dir, args.out_name))
                     tag = ' *'
                 print(f'eval {ev}{tag}', flush=True)
             if last:
@@ -222,7 +235,8 @@ def main():
     log['seconds'] = round(time.time() - t0)
     log['steps'] = step
     log['best'] = best
-    json.dump(log, open(os.path.join(out_dir, 'train_log.json'), 'w'), indent=1)
+    log_name = 'train_log.json' if args.out_name == 'best.pt' else args.out_name.replace('.pt', '_log.json')
+    json.dump(log, open(os.path.join(out_dir, log_name), 'w'), indent=1)
     print(f'done: {step} steps, {log["seconds"]} s, best val {best:.4f}')
 
 

@@ -8,7 +8,8 @@
 import { type CrfParams } from '../crf/chain.js';
 import { CtxpruneError } from '../errors.js';
 import { computeLineFeatures, FEATURE_COUNT, FEATURE_VERSION } from '../features/lines.js';
-import type { Backend, ModelSource } from '../runtime/config.js';
+import { type Backend, type ModelSource, runtimeConfig } from '../runtime/config.js';
+import { LexicalScorer } from './lexical.js';
 import type { ProgressCallback } from '../runtime/model-bytes.js';
 import { type ModelOutputs, ModelSession } from '../runtime/session.js';
 import type { Scorer, ScorerInput, ScorerOutput } from './types.js';
@@ -22,6 +23,10 @@ export interface NeuralScorerOptions {
   window?: number;
   /** Lines shared by neighbouring chunks (default 2 × the receptive field). */
   overlap?: number;
+  /** Multiplier on the learned CRF transitions (default runtimeConfig.transitionScale). */
+  transitionScale?: number;
+  /** Weight of the lexical scorer's emissions blended in (default runtimeConfig.lexicalBlend). */
+  lexicalBlend?: number;
 }
 
 export interface Chunk { start: number; end: number; keepFrom: number; keepTo: number }
@@ -46,10 +51,10 @@ export function planChunks(n: number, window: number, overlap: number): Chunk[] 
   return chunks;
 }
 
-function crfOf(table: Float32Array, k: number): CrfParams {
+function crfOf(table: Float32Array, k: number, scale = 1): CrfParams {
   const o = 8 * k;
   return {
-    transitions: Float64Array.from(table.subarray(o, o + 4)),
+    transitions: Float64Array.from(table.subarray(o, o + 4), (v) => v * scale),
     start: Float64Array.from(table.subarray(o + 4, o + 6)),
     end: Float64Array.from(table.subarray(o + 6, o + 8)),
   };
@@ -61,7 +66,11 @@ export class NeuralScorer implements Scorer {
     private readonly session: ModelSession,
     private readonly window: number,
     private readonly overlap: number,
+    private readonly transitionScale: number,
+    private readonly lexicalBlend: number,
   ) {}
+
+  private readonly lexical = new LexicalScorer();
 
   static async load(options: NeuralScorerOptions = {}): Promise<NeuralScorer> {
     const session = await ModelSession.create({
@@ -78,7 +87,8 @@ export class NeuralScorer implements Scorer {
     }
     const window = options.window ?? info.window;
     const overlap = options.overlap ?? 2 * info.receptiveField;
-    return new NeuralScorer(session, window, overlap);
+    return new NeuralScorer(session, window, overlap, options.transitionScale ?? runtimeConfig.transitionScale,
+      options.lexicalBlend ?? runtimeConfig.lexicalBlend);
   }
 
   get backend(): string { return this.session.backend; }
@@ -116,12 +126,22 @@ export class NeuralScorer implements Scorer {
       // Empty input: neutral CRFs.
       crf = new Float32Array(24);
     }
+    const w = this.lexicalBlend;
+    if (w > 0 && n > 0) {
+      // Blend in the lexical rubric emissions (keep − prune margins), rubric by rubric.
+      const lex = this.lexical.score(input);
+      for (let k = 0; k < 2; k++) {
+        const E = k === 0 ? semantic : dependency, L = lex.heads[k];
+        for (let i = 0; i < 2 * n; i++) E[i] = (1 - w) * E[i] + w * L[i];
+      }
+    }
+    const ts = this.transitionScale;
     return {
       n,
       heads: [semantic, dependency],
       gate,
-      headCrfs: [crfOf(crf, 0), crfOf(crf, 1)],
-      fusedCrf: crfOf(crf, 2),
+      headCrfs: [crfOf(crf, 0, ts), crfOf(crf, 1, ts)],
+      fusedCrf: crfOf(crf, 2, ts),
       documentScore: doc,
       scorer: 'neural',
       backend: this.session.backend,

@@ -1,0 +1,88 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { prune } from '../../src/prune/pipeline.js';
+import { NeuralScorer } from '../../src/scorers/neural.js';
+import { resolveScorer } from '../../src/scorers/registry.js';
+import { configureRuntime, runtimeConfig } from '../../src/runtime/config.js';
+import { analyze, splitLines } from '../../src/syntax/index.js';
+import { approximateCounter } from '../../src/text/tokens.js';
+
+const modelPath = fileURLToPath(new URL('../../../../models/ctxprune-lamr.onnx', import.meta.url));
+const fixture = JSON.parse(readFileSync(new URL('../features/fixtures/case.json', import.meta.url), 'utf8')) as {
+  query: string; file_text: string; gold_lines: number[];
+};
+
+describe.runIf(existsSync(modelPath))('neural scorer (shipped model, WASM)', { timeout: 60_000 }, () => {
+  it('emits both rubrics, a normalised gate, CRFs and a document score', async () => {
+    const scorer = await NeuralScorer.load({ model: modelPath, backend: 'wasm' });
+    const lines = splitLines(fixture.file_text);
+    const st = await analyze(fixture.file_text, 'python');
+    const out = await scorer.score({ query: fixture.query, lines, structure: st, language: 'python' });
+    expect(out.n).toBe(lines.length);
+    expect(out.scorer).toBe('neural');
+    expect(out.backend).toBe('wasm');
+    expect(out.heads).toHaveLength(2);
+    for (let t = 0; t < out.n; t++) expect(out.gate[2 * t] + out.gate[2 * t + 1]).toBeCloseTo(1, 5);
+    expect(out.documentScore).toBeGreaterThanOrEqual(0);
+    expect(out.documentScore).toBeLessThanOrEqual(1);
+    expect(out.fusedCrf.transitions).toHaveLength(4);
+    expect([...out.heads[0], ...out.heads[1]].every(Number.isFinite)).toBe(true);
+    await scorer.dispose();
+  });
+
+  it('chunked scoring equals whole-file scoring away from chunk seams', async () => {
+    const base = splitLines(fixture.file_text);
+    const lines: string[] = [];
+    while (lines.length < 900) lines.push(...base);
+    const text = lines.join('\n');
+    const st = await analyze(text, 'python');
+    const whole = await NeuralScorer.load({ model: modelPath, backend: 'wasm' });
+    const chunked = await NeuralScorer.load({ model: modelPath, backend: 'wasm', window: 400, overlap: 200 });
+    const a = await whole.score({ query: fixture.query, lines, structure: st, language: 'python' });
+    const b = await chunked.score({ query: fixture.query, lines, structure: st, language: 'python' });
+    // Receptive field 64 lines each side < overlap/2: chunking is exact up to float error.
+    for (let i = 0; i < a.heads[0].length; i++) expect(b.heads[0][i]).toBeCloseTo(a.heads[0][i], 4);
+    await whole.dispose();
+    await chunked.dispose();
+  });
+
+  it('prunes through the pipeline within budget, keeping the lines the query is about', async () => {
+    const scorer = await NeuralScorer.load({ model: modelPath, backend: 'wasm' });
+    const r = await prune(fixture.file_text, { query: fixture.query, ratio: 3, language: 'python', scorer, tokenCounter: approximateCounter });
+    expect(r.stats.scorer).toBe('neural');
+    expect(r.stats.backend).toBe('wasm');
+    expect(r.keptLines.length).toBeGreaterThan(0);
+    expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);
+    await scorer.dispose();
+  });
+
+  it("registry: 'neural' and 'auto' load the shipped model", async () => {
+    const n = await resolveScorer('neural');
+    expect(n.name).toBe('neural');
+    const a = await resolveScorer('auto');
+    expect(a.name).toBe('neural');
+  });
+});
+
+describe("'auto' without a model", { timeout: 60_000 }, () => {
+  it('falls back to the lexical scorer and records why', async () => {
+    const saved = runtimeConfig.model;
+    configureRuntime({ model: '/nonexistent/ctxprune.onnx' });
+    try {
+      // A fresh registry module so the shared neural scorer is not reused.
+      const { vi } = await import('vitest');
+      vi.resetModules();
+      const reg = await import('../../src/scorers/registry.js');
+      const cfg = await import('../../src/runtime/config.js');
+      cfg.configureRuntime({ model: '/nonexistent/ctxprune.onnx' });
+      const s = await reg.resolveScorer('auto');
+      const st = await analyze('x = 1\n', 'python');
+      const out = await s.score({ query: 'x', lines: ['x = 1', ''], structure: st, language: 'python' });
+      expect(out.scorer).toMatch(/^lexical \(auto: neural unavailable: .*nonexistent/);
+      expect(out.backend).toBe('cpu');
+    } finally {
+      configureRuntime({ model: saved });
+    }
+  });
+});
