@@ -4,6 +4,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { LanguageId } from './types.js';
+import { typeOf } from './nodecache.js';
 
 const IDENTISH = new Set([
   'identifier', 'field_identifier', 'type_identifier', 'property_identifier', 'constant', 'name', 'variable_name',
@@ -24,13 +25,14 @@ function clean(text: string): string {
 }
 
 function collect(node: Node, out: string[], depth: number): void {
-  if (IDENTISH.has(node.type)) {
+  const type = typeOf(node);
+  if (IDENTISH.has(type)) {
     const t = clean(node.text);
     if (/^[A-Za-z_$][\w$]*$/.test(t)) out.push(t);
     return;
   }
   if (depth > 5) return;
-  if (node.type === 'pair_pattern') {
+  if (type === 'pair_pattern') {
     const v = node.childForFieldName('value');
     if (v) collect(v, out, depth + 1);
     return;
@@ -43,7 +45,9 @@ function collect(node: Node, out: string[], depth: number): void {
     }
   }
   for (const k of node.namedChildren) {
-    if (k && (DECL_CHILD.test(k.type) || (node.type.endsWith('pattern') && IDENTISH.has(k.type)))) collect(k, out, depth + 1);
+    if (!k) continue;
+    const kt = typeOf(k);
+    if (DECL_CHILD.test(kt) || (type.endsWith('pattern') && IDENTISH.has(kt))) collect(k, out, depth + 1);
   }
 }
 
@@ -56,7 +60,7 @@ export function declNames(node: Node): string[] {
 
 /** Name(s) of a definition node (function, class, type, ...). */
 export function defNames(node: Node, lang: LanguageId): string[] {
-  const t = node.type;
+  const t = typeOf(node);
   if (t === 'impl_item' || t === 'linkage_specification' || t === 'static_initializer') return [];
   if (lang === 'go' && t === 'type_declaration') {
     const out: string[] = [];

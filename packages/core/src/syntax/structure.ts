@@ -8,6 +8,7 @@ import { LineKind, type FileStructure, type LanguageId, type LineKindValue } fro
 import { BODY_FIELDS, IF_TYPES, grammarTable, type GrammarTable } from './grammars.js';
 import { declNames, defNames, importNames } from './names.js';
 import { applySpans, buildUseEdges, isCloserLine, stripCr } from './lexical.js';
+import { endOf, isEmptyNode, isNamedNode, typeOf } from './nodecache.js';
 import { countErrors } from './validity.js';
 
 interface Ctx {
@@ -29,6 +30,27 @@ interface Segment {
   body: Node | null;
 }
 
+/**
+ * Text that each `inner` node type (grammars.ts) cannot lack: the keyword or delimiter token
+ * every such node (and every body block it opens) holds. In a tree without ERROR / MISSING
+ * nodes, a statement whose text has none of these has no such descendant, so the
+ * `descendantsOfType` search (~10 µs) can be skipped.
+ */
+const INNER_TOKENS: Record<LanguageId, RegExp | null> = {
+  python: null,
+  typescript: /=>|function|class/,
+  tsx: /=>|function|class/,
+  javascript: /=>|function|class/,
+  go: /func/,
+  rust: /\{/,
+  java: /->|\{|switch/,
+  c: /\{/,
+  cpp: /\{/,
+  csharp: /=>|delegate/,
+  ruby: /do|\{|->|if|unless|case|begin|while/,
+  php: /function|match/i,
+};
+
 const IMPORT_LINE: Partial<Record<LanguageId, RegExp>> = {
   javascript: /^\s*(const|let|var)\s+[^=]+=\s*require\s*\(/,
   typescript: /^\s*(const|let|var)\s+[^=]+=\s*require\s*\(/,
@@ -42,7 +64,7 @@ function sRow(n: Node): number {
 }
 /** End row, not counting a trailing newline that some nodes include. */
 function eRow(n: Node): number {
-  const p = n.endPosition;
+  const p = endOf(n);
   const s = n.startPosition.row;
   return p.column === 0 && p.row > s ? p.row - 1 : p.row;
 }
@@ -62,7 +84,7 @@ class Analyzer {
   readonly defScope = new Map<number, number>();
   readonly innerTypes: string[];
 
-  constructor(readonly lang: LanguageId, readonly lines: string[]) {
+  constructor(readonly lang: LanguageId, readonly lines: string[], readonly treeHasError: boolean) {
     const n = lines.length;
     this.t = grammarTable(lang);
     this.kind = new Uint8Array(n).fill(LineKind.Code);
@@ -96,6 +118,11 @@ class Analyzer {
     if (prev) { for (const x of names) if (!prev.includes(x)) prev.push(x); } else this.definedNames.set(row, [...new Set(names)]);
     if (!this.defScope.has(row)) this.defScope.set(row, scope);
   }
+  /** Whether a multi-line statement may hold an `inner` node (see INNER_TOKENS). */
+  private mayHoldInner(c: Node): boolean {
+    const re = INNER_TOKENS[this.lang];
+    return !re || this.treeHasError || re.test(c.text);
+  }
   private isDecoratorLine(row: number): boolean {
     const re = this.t.decoratorLine;
     return !!re && re.test(stripCr(this.lines[row] ?? '').trimStart());
@@ -107,15 +134,16 @@ class Analyzer {
     let pendingDeco = -1;
     for (const c of container.namedChildren) {
       if (!c) continue;
-      if (skipClauses && this.t.clauses.has(c.type)) continue;
-      if (this.t.decorators.has(c.type)) {
+      const type = typeOf(c);
+      if (skipClauses && this.t.clauses.has(type)) continue;
+      if (this.t.decorators.has(type)) {
         const s = sRow(c);
         this.claim(s, eRow(c), ctx);
         for (let r = s; r <= eRow(c); r++) this.setKind(r, LineKind.Decorator, ctx);
         if (pendingDeco < 0) pendingDeco = s;
         continue;
       }
-      if (this.t.comments.has(c.type)) { this.comment(c, ctx); continue; }
+      if (this.t.comments.has(type)) { this.comment(c, ctx); continue; }
       this.statement(c, ctx, pendingDeco);
       pendingDeco = -1;
     }
@@ -134,7 +162,7 @@ class Analyzer {
 
   statement(c: Node, ctx: Ctx, spanStart = -1): void {
     const t = this.t;
-    const type = c.type;
+    const type = typeOf(c);
     if (t.transparent.has(type)) {
       this.claim(sRow(c), eRow(c), ctx);
       this.walkBlock(c, ctx);
@@ -144,7 +172,8 @@ class Analyzer {
       const field = t.wrappers.get(type)!;
       const inner = field ? c.childForFieldName(field) : c.lastNamedChild;
       const s0 = spanStart >= 0 ? Math.min(spanStart, sRow(c)) : sRow(c);
-      if (inner && (t.defs.has(inner.type) || t.controls.has(inner.type) || t.wrappers.has(inner.type))) {
+      const it = inner ? typeOf(inner) : '';
+      if (inner && (t.defs.has(it) || t.controls.has(it) || t.wrappers.has(it))) {
         this.claim(s0, sRow(inner) - 1, ctx);
         this.statement(inner, ctx, s0);
         return;
@@ -190,27 +219,30 @@ class Analyzer {
   private clauseBody(c: Node): Node {
     const b = c.childForFieldName('body') ?? c.childForFieldName('consequence');
     if (b) return b;
-    for (const k of c.namedChildren) if (k && this.t.blocks.has(k.type)) return k;
+    for (const k of c.namedChildren) if (k && this.t.blocks.has(typeOf(k))) return k;
     return c;
   }
 
   private bodyOf(n: Node): Node | null {
     const t = this.t;
     let b = n.childForFieldName('body');
-    if (!b && this.lang === 'go' && n.type === 'type_declaration') {
-      const spec = n.namedChildren.find((k) => k?.type === 'type_spec');
+    const nt = typeOf(n);
+    if (!b && this.lang === 'go' && nt === 'type_declaration') {
+      const spec = n.namedChildren.find((k) => k !== null && typeOf(k) === 'type_spec');
       const ty = spec?.childForFieldName('type');
-      if (ty?.type === 'struct_type') b = ty.namedChildren.find((k) => k?.type === 'field_declaration_list') ?? null;
-      else if (ty?.type === 'interface_type') b = ty;
+      const tyt = ty ? typeOf(ty) : '';
+      if (tyt === 'struct_type') b = ty!.namedChildren.find((k) => k !== null && typeOf(k) === 'field_declaration_list') ?? null;
+      else if (tyt === 'interface_type') b = ty!;
     }
-    if (!b && (this.lang === 'c' || this.lang === 'cpp') && n.type === 'function_definition') return null;
-    if (!b && n.type === 'accessor_declaration') return null;
+    if (!b && (this.lang === 'c' || this.lang === 'cpp') && nt === 'function_definition') return null;
+    if (!b && nt === 'accessor_declaration') return null;
     if (!b) {
-      for (const k of n.namedChildren) if (k && t.blocks.has(k.type)) { b = k; break; }
+      for (const k of n.namedChildren) if (k && t.blocks.has(typeOf(k))) { b = k; break; }
     }
-    if (b && !t.blocks.has(b.type)) {
+    const bt = b ? typeOf(b) : '';
+    if (b && !t.blocks.has(bt)) {
       // property with accessor list, arrow body with expression, ...
-      if (b.type === 'accessor_list' || b.type === 'block') return b;
+      if (bt === 'accessor_list' || bt === 'block') return b;
       return null;
     }
     return b;
@@ -220,9 +252,10 @@ class Analyzer {
     const body = this.bodyOf(n);
     const names = defNames(n, this.lang);
     const s0 = spanStart >= 0 ? Math.min(spanStart, sRow(n)) : sRow(n);
-    if (!body || eRow(body) === sRow(n) && !this.t.classLike.has(n.type) && eRow(n) === sRow(n)) {
+    const nt = typeOf(n);
+    if (!body || eRow(body) === sRow(n) && !this.t.classLike.has(nt) && eRow(n) === sRow(n)) {
       // Definition without a block (prototype, signature, unit struct, file-scoped namespace) or a one-liner.
-      const isNs = /namespace|mod_item|module/.test(n.type) && !body;
+      const isNs = /namespace|mod_item|module/.test(nt) && !body;
       this.simple(n, ctx, s0, isNs ? LineKind.Import : LineKind.DefHeader);
       let row = sRow(n);
       while (row < eRow(n) && this.isDecoratorLine(row)) row++;
@@ -230,16 +263,16 @@ class Analyzer {
       if (body && row < this.blockEnd.length) this.blockEnd[row] = Math.max(row, eRow(n));
       return;
     }
-    const headerEnd = this.headerEnd(body, sRow(n));
+    const headerEnd = this.headerEnd(body, sRow(n), n);
     let row = sRow(n);
     while (row < headerEnd && (this.isDecoratorLine(row) || this.kind[row] === LineKind.Comment)) row++;
-    const fn = !this.t.classLike.has(n.type);
+    const fn = !this.t.classLike.has(nt);
     this.openSegment({ row, node: n, body }, ctx, LineKind.DefHeader, -1, this.endTokenRow(n), s0, fn);
     this.define(row, names, ctx.parent);
   }
 
   private endTokenRow(n: Node): number {
-    const ep = n.endPosition;
+    const ep = endOf(n);
     const line = this.lines[ep.row] ?? '';
     if (ep.column === 0) return -1;
     if (line[ep.column - 1] === '}') return ep.row;
@@ -247,8 +280,11 @@ class Analyzer {
     return -1;
   }
 
-  /** Last row of the header: the row of the body's `{`, else the end of what precedes the body. */
-  private headerEnd(body: Node, headerRow: number): number {
+  /**
+   * Last row of the header: the row of the body's `{`, else the end of what precedes the body.
+   * `owner` is the node the body was taken from (usually its parent; only a hint).
+   */
+  private headerEnd(body: Node, headerRow: number, owner: Node | null): number {
     const sp = body.startPosition;
     const ch = (this.lines[sp.row] ?? '')[sp.column];
     if (ch === '{') return Math.max(headerRow, sp.row);
@@ -257,15 +293,40 @@ class Analyzer {
       const prevLine = stripCr(this.lines[sp.row - 1] ?? '').trimEnd();
       if (!prevLine.endsWith('{')) return Math.max(headerRow, sp.row - 1);
     }
-    const first = body.firstChild;
-    if (first && (first.type === '{' || first.type === 'do' || first.type === ':')) return Math.max(headerRow, sRow(first));
-    for (let i = 0, k = body.child(0); k && i < 4; i++, k = k.nextSibling) {
-      if (k.type === '{') return Math.max(headerRow, sRow(k));
-      if (k.isNamed) break;
+    const kids = body.children;
+    const first = kids.length ? kids[0] : null;
+    const ft = first ? typeOf(first) : '';
+    if (first && (ft === '{' || ft === 'do' || ft === ':')) return Math.max(headerRow, sRow(first));
+    // body.child(0), then nextSibling up to 4 times: the next entry of `children` while the
+    // nodes have text (tree-sitter's own nextSibling is kept after a zero-width node).
+    let inKids = true;
+    for (let i = 0, k = first; k && i < 4; i++) {
+      if (typeOf(k) === '{') return Math.max(headerRow, sRow(k));
+      if (isNamedNode(k)) break;
+      if (inKids && !isEmptyNode(k)) k = i + 1 < kids.length ? kids[i + 1] : null;
+      else { k = k.nextSibling; inKids = false; }
+    }
+    const prev = this.previousSibling(body, owner);
+    if (prev) return Math.max(headerRow, eRow(prev));
+    return headerRow;
+  }
+
+  /**
+   * The node before `body` among its parent's children, when the parent's start does not come
+   * after it (always so for a node with text). Uses `owner.children` when `owner` is the parent;
+   * tree-sitter's previousSibling / parent (each a walk down from the root) otherwise.
+   */
+  private previousSibling(body: Node, owner: Node | null): Node | null {
+    if (owner && !isEmptyNode(body)) {
+      const kids = owner.children;
+      const id = body.id;
+      for (let i = 0; i < kids.length; i++) {
+        if (kids[i]!.id === id) return i > 0 ? kids[i - 1] : null;
+      }
     }
     const prev = body.previousSibling;
-    if (prev && body.parent && prev.startIndex >= body.parent.startIndex) return Math.max(headerRow, eRow(prev));
-    return headerRow;
+    if (prev && body.parent && prev.startIndex >= body.parent.startIndex) return prev;
+    return null;
   }
 
   /**
@@ -285,7 +346,7 @@ class Analyzer {
           const v = body.childForFieldName('value') ?? body.childForFieldName('condition');
           if (v && sRow(v) <= row + 1) hEnd = Math.max(row, eRow(v));
         }
-      } else hEnd = this.headerEnd(body, row);
+      } else hEnd = this.headerEnd(body, row, seg.node);
     }
     const s = Math.min(spanStart, row);
     this.claim(s, hEnd, ctx);
@@ -299,7 +360,7 @@ class Analyzer {
     // Closing delimiter.
     let closer = -1;
     let trueDelim = false;
-    const ep = body.endPosition;
+    const ep = endOf(body);
     const endLine = this.lines[ep.row] ?? '';
     if (ep.column > 0 && endLine[ep.column - 1] === '}') {
       closer = ep.row; trueDelim = true;
@@ -324,12 +385,14 @@ class Analyzer {
     if (interiorEnd > hEnd) this.claim(hEnd + 1, interiorEnd, ctx, row);
     if (trueDelim && closer > hEnd) this.claim(closer, closer, ctx);
     // First body statement.
-    if (this.t.blocks.has(body.type) || selfBody) {
+    if (this.t.blocks.has(typeOf(body)) || selfBody) {
       for (const k of body.namedChildren) {
-        if (!k || this.t.comments.has(k.type) || this.t.decorators.has(k.type)) continue;
+        if (!k) continue;
+        const kt = typeOf(k);
+        if (this.t.comments.has(kt) || this.t.decorators.has(kt)) continue;
         if (selfBody && (sRow(k) <= hEnd && eRow(k) <= hEnd)) continue;
-        if (selfBody && this.t.clauses.has(k.type)) break;
-        this.firstBodyLine[row] = this.t.cases.has(k.type) ? sRow(k) : Math.max(sRow(k), sRow(k) === row ? row : hEnd + 1 > sRow(k) ? sRow(k) : sRow(k));
+        if (selfBody && this.t.clauses.has(kt)) break;
+        this.firstBodyLine[row] = this.t.cases.has(kt) ? sRow(k) : Math.max(sRow(k), sRow(k) === row ? row : hEnd + 1 > sRow(k) ? sRow(k) : sRow(k));
         break;
       }
       this.walkBlock(body, inner, selfBody);
@@ -340,8 +403,18 @@ class Analyzer {
     return trueDelim ? closer : bEnd;
   }
 
+  /** First of n.firstChild, its nextSibling, ... with this type. */
   private findChild(n: Node, type: string): Node | null {
-    for (let k = n.firstChild; k; k = k.nextSibling) if (k.type === type) return k;
+    const kids = n.children;
+    for (let i = 0; i < kids.length; i++) {
+      const k = kids[i]!;
+      if (typeOf(k) === type) return k;
+      if (isEmptyNode(k)) {
+        // tree-sitter's nextSibling of a zero-width node may leave the children list: follow it.
+        for (let x = k.nextSibling; x; x = x.nextSibling) if (typeOf(x) === type) return x;
+        return null;
+      }
+    }
     return null;
   }
 
@@ -352,35 +425,36 @@ class Analyzer {
     let afterElse = false;
     const at = segs.length;
     let own = false;
-    const count = node.childCount;
+    const kids = node.children;
+    const count = kids.length;
     for (let i = 0; i < count; i++) {
-      const c = node.child(i);
+      const c = kids[i];
       if (!c) continue;
-      if (!c.isNamed) {
-        if (c.type === 'else') { cur = sRow(c); afterElse = true; }
+      const ct = typeOf(c);
+      if (!isNamedNode(c)) {
+        if (ct === 'else') { cur = sRow(c); afterElse = true; }
         continue;
       }
-      const f = node.fieldNameForChild(i);
-      if (t.comments.has(c.type)) { if (sRow(c) > row) this.comment(c, ctx); continue; }
-      if (t.clauses.has(c.type)) {
+      if (t.comments.has(ct)) { if (sRow(c) > row) this.comment(c, ctx); continue; }
+      if (t.clauses.has(ct)) {
         if (state.cases) continue;
         this.flatten(c, sRow(c), segs, ctx, state);
         continue;
       }
-      if (IF_TYPES.has(c.type) && (f === 'alternative' || afterElse)) {
+      if (IF_TYPES.has(ct) && (afterElse || node.fieldNameForChild(i) === 'alternative')) {
         this.flatten(c, cur, segs, ctx, state);
         afterElse = false;
         continue;
       }
-      if (t.cases.has(c.type)) { state.cases = true; continue; }
-      if (t.blocks.has(c.type) || (f !== null && BODY_FIELDS.has(f)) || afterElse) {
+      if (t.cases.has(ct)) { state.cases = true; continue; }
+      if (t.blocks.has(ct) || afterElse || BODY_FIELDS.has(node.fieldNameForChild(i) ?? '')) {
         segs.push({ row: cur, node, body: c });
         own = true;
         afterElse = false;
         continue;
       }
     }
-    if (!own && (t.clauses.has(node.type) || state.cases || node.type === 'begin')) {
+    if (!own && (t.clauses.has(typeOf(node)) || state.cases || typeOf(node) === 'begin')) {
       if (!(state.cases && segs.length > at)) segs.splice(at, 0, { row, node, body: node });
     }
   }
@@ -408,8 +482,7 @@ class Analyzer {
       if (cl >= 0) members.push(cl);
     }
     // do { } while (x);  — the while line closes the statement.
-    const last = n.lastChild;
-    if (n.type === 'do_statement' && last) {
+    if (typeOf(n) === 'do_statement' && n.childCount > 0) {
       const w = this.findChild(n, 'while');
       if (w) {
         members.push(sRow(w));
@@ -434,7 +507,7 @@ class Analyzer {
     if (!body && (this.lang === 'ruby')) body = c.childForFieldName('body');
     if (!body && this.lang === 'rust') {
       const v = c.childForFieldName('value');
-      if (v && t.blocks.has(v.type)) body = v;
+      if (v && t.blocks.has(typeOf(v))) body = v;
       else {
         const e = eRow(c);
         this.claim(row, e, ctx);
@@ -442,12 +515,13 @@ class Analyzer {
         return;
       }
     }
-    if (!body && this.lang === 'java' && c.type === 'switch_rule') {
+    const ct = typeOf(c);
+    if (!body && this.lang === 'java' && ct === 'switch_rule') {
       const b = c.lastNamedChild;
-      if (b && t.blocks.has(b.type)) body = b;
+      if (b && t.blocks.has(typeOf(b))) body = b;
       else { this.claim(row, eRow(c), ctx); this.addSpan(row, eRow(c)); return; }
     }
-    if (!body && this.lang === 'ruby' && c.type === 'else') body = c;
+    if (!body && this.lang === 'ruby' && ct === 'else') body = c;
     if (body) {
       this.openSegment({ row, node: c, body }, ctx, LineKind.Clause, -1, -1, row);
       return;
@@ -455,17 +529,22 @@ class Analyzer {
     // Statements follow the label's ':'.
     let colon: Node | null = null;
     const stmts: Node[] = [];
-    for (let k = c.firstChild; k; k = k.nextSibling) {
+    // c.firstChild, then nextSibling: the next entry of `children` while the nodes have text
+    // (tree-sitter's own nextSibling is kept after a zero-width node). C# / Java labels are
+    // named children before the ':'.
+    const kids = c.children;
+    let inKids = true;
+    for (let i = 0, k = kids.length ? kids[0] : null; k;) {
       if (!colon) {
-        if (k.type === ':' || k.type === '->') colon = k;
-        else if (k.isNamed && /label$/.test(k.type)) { /* C# / Java labels: keep scanning for ':' */ }
-        continue;
-      }
-      if (k.isNamed) stmts.push(k);
+        const kt = typeOf(k);
+        if (kt === ':' || kt === '->') colon = k;
+      } else if (isNamedNode(k)) stmts.push(k);
+      if (inKids && !isEmptyNode(k)) { i++; k = i < kids.length ? kids[i] : null; }
+      else { k = k.nextSibling; inKids = false; }
     }
     if (!colon) {
       // C# switch_section: labels are named children, then statements.
-      for (const k of c.namedChildren) if (k && !/label|pattern|when_clause/.test(k.type) && sRow(k) >= row) stmts.push(k);
+      for (const k of c.namedChildren) if (k && !/label|pattern|when_clause/.test(typeOf(k)) && sRow(k) >= row) stmts.push(k);
     }
     const hEnd = colon ? Math.max(row, sRow(colon)) : row;
     let bEnd = hEnd;
@@ -477,9 +556,10 @@ class Analyzer {
     let first = -1;
     let pendingDeco = -1;
     for (const k of stmts) {
-      if (t.comments.has(k.type)) { this.comment(k, inner); continue; }
+      const kt = typeOf(k);
+      if (t.comments.has(kt)) { this.comment(k, inner); continue; }
       if (first < 0) first = sRow(k);
-      if (t.transparent.has(k.type)) { this.claim(sRow(k), eRow(k), inner); this.walkBlock(k, inner); continue; }
+      if (t.transparent.has(kt)) { this.claim(sRow(k), eRow(k), inner); this.walkBlock(k, inner); continue; }
       this.statement(k, inner, pendingDeco);
       pendingDeco = -1;
     }
@@ -495,11 +575,11 @@ class Analyzer {
     const importRe = IMPORT_LINE[this.lang];
     let k = kind;
     if (!k && importRe && importRe.test(text0) && s === c.startPosition.row) k = LineKind.Import;
-    if (!ctx.inFn && (this.t.varDecls.has(c.type) || k === LineKind.Import) && !this.definedNames.has(s)) {
+    if (!ctx.inFn && (this.t.varDecls.has(typeOf(c)) || k === LineKind.Import) && !this.definedNames.has(s)) {
       const names = declNames(c);
       if (names.length) this.define(s, names, ctx.parent);
     }
-    if (e > s && this.innerTypes.length) {
+    if (e > s && this.innerTypes.length && this.mayHoldInner(c)) {
       const found = c.descendantsOfType(this.innerTypes);
       const outer: Node[] = [];
       let lastEnd = -1;
@@ -507,9 +587,10 @@ class Analyzer {
         if (!x || x.startIndex < lastEnd) continue;
         if (x.id === c.id) continue;
         if (eRow(x) === sRow(x)) continue;
-        const isCtl = this.t.controls.has(x.type);
-        const b = isCtl ? x : (x.childForFieldName('body') ?? (this.t.blocks.has(x.type) ? x : null));
-        if (!b || (!isCtl && !this.t.blocks.has(b.type) && b !== x)) continue;
+        const xt = typeOf(x);
+        const isCtl = this.t.controls.has(xt);
+        const b = isCtl ? x : (x.childForFieldName('body') ?? (this.t.blocks.has(xt) ? x : null));
+        if (!b || (!isCtl && !this.t.blocks.has(typeOf(b)) && b !== x)) continue;
         outer.push(x);
         lastEnd = x.endIndex;
       }
@@ -532,11 +613,12 @@ class Analyzer {
     for (const x of inner) {
       if (sRow(x) < cur) continue;
       let closeRow: number;
-      if (this.t.controls.has(x.type)) {
+      const xt = typeOf(x);
+      if (this.t.controls.has(xt)) {
         closeRow = this.compound(x, ctx, spanS, cur);
       } else {
         const body = x.childForFieldName('body') ?? x;
-        const k = this.lang === 'ruby' && (x.type === 'do_block' || x.type === 'block') ? LineKind.ControlHeader : LineKind.DefHeader;
+        const k = this.lang === 'ruby' && (xt === 'do_block' || xt === 'block') ? LineKind.ControlHeader : LineKind.DefHeader;
         closeRow = this.openSegment({ row: cur, node: x, body }, ctx, kind === LineKind.Import ? k : k, -1,
           this.endTokenRow(x), spanS, true);
         if (cur !== closeRow) this.claim(closeRow, closeRow, ctx);
@@ -598,8 +680,8 @@ function linesOf(tree: Tree, lineCount: number): string[] {
  */
 export function analyzeTree(tree: Tree, lang: LanguageId, lineCount: number, lines?: string[]): FileStructure {
   const ls = lines && lines.length === lineCount ? lines : linesOf(tree, lineCount);
-  const a = new Analyzer(lang, ls);
   const root = tree.rootNode;
+  const a = new Analyzer(lang, ls, root.hasError);
   a.walkBlock(root, { parent: -1, floor: -1, inFn: false, ownerParent: -1, caseOwner: false });
   return a.finish(countErrors(tree));
 }
