@@ -1,0 +1,86 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+
+const SAMPLES = join(import.meta.dirname, '../fixtures/samples');
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (s: string) => out.push(s), err: (s: string) => err.push(s) }, out, err };
+}
+
+describe('ctxprune prune', () => {
+  it('--json prints text, keptLines, lines and stats', async () => {
+    const c = capture();
+    const code = await main(['prune', join(SAMPLES, 'server.go'), '--query', 'expired keys returned by Get', '--ratio', '4', '--json'], c.io);
+    expect(code).toBe(0);
+    const r = JSON.parse(c.out.join(''));
+    expect(typeof r.text).toBe('string');
+    expect(r.keptLines.length).toBeGreaterThan(0);
+    expect(r.lines.length).toBe(readFileSync(join(SAMPLES, 'server.go'), 'utf8').split('\n').length);
+    expect(r.stats.language).toBe('go');
+    expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);
+    const src = readFileSync(join(SAMPLES, 'server.go'), 'utf8').split('\n');
+    for (const l of r.keptLines) expect(r.text.split('\n')).toContain(src[l - 1]);
+  });
+
+  it('prints the pruned text and a summary on stderr without --json', async () => {
+    const c = capture();
+    expect(await main(['prune', join(SAMPLES, 'ring.rs'), '--query', 'pop empty', '--tokens', '120'], c.io)).toBe(0);
+    expect(c.out.join('')).toContain('pub fn pop');
+    expect(c.err.join('')).toMatch(/→ \d+ tokens \(budget 120/);
+  });
+
+  it('rejects a bad budget with a typed error and exit code 2', async () => {
+    const c = capture();
+    expect(await main(['prune', join(SAMPLES, 'ring.rs'), '--query', 'x', '--ratio', '0.5'], c.io)).toBe(2);
+    expect(c.err.join('')).toMatch(/ratio must be a finite number ≥ 1.*\[INVALID_BUDGET\]/);
+  });
+
+  it('rejects a missing file and an unknown scorer clearly', async () => {
+    let c = capture();
+    expect(await main(['prune', join(SAMPLES, 'nope.py'), '--query', 'x'], c.io)).toBe(2);
+    expect(c.err.join('')).toMatch(/cannot read .*nope\.py/);
+    c = capture();
+    expect(await main(['prune', join(SAMPLES, 'ring.rs'), '--query', 'x', '--scorer', 'magic'], c.io)).toBe(2);
+    expect(c.err.join('')).toMatch(/unknown scorer "magic" \(available: lexical/);
+  });
+});
+
+describe('ctxprune bench', () => {
+  it('writes one JSON line per case and prints recall, compliance and parse validity', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctxprune-bench-'));
+    const text = readFileSync(join(SAMPLES, 'rate_limiter.py'), 'utf8');
+    const lines = text.split('\n');
+    const ifLine = lines.findIndex((l) => l.includes('if seconds < 0:')) + 1;
+    const gold = [ifLine, ifLine + 1];
+    const cases = [
+      { id: 'a', query: 'negative Retry-After seconds', file_text: text, gold_lines: gold, language: 'python', path: 'rate_limiter.py' },
+      { id: 'b', query: 'cache entries expire', file_text: readFileSync(join(SAMPLES, 'cache.ts'), 'utf8'), gold_lines: [40], language: 'typescript', path: 'cache.ts' },
+    ];
+    writeFileSync(join(dir, 'cases.jsonl'), cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
+    const c = capture();
+    const code = await main(['bench', '--cases', join(dir, 'cases.jsonl'), '--ratio', '4', '--out', join(dir, 'out.jsonl')], c.io);
+    expect(code).toBe(0);
+    const rows = readFileSync(join(dir, 'out.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows.map((r) => r.id)).toEqual(['a', 'b']);
+    for (const r of rows) {
+      expect(Object.keys(r).sort()).toEqual(['id', 'keptLines', 'ms', 'originalTokens', 'outputTokens', 'parseOk', 'ratio']);
+      expect(r.ratio).toBe(4);
+      expect(r.outputTokens).toBeLessThanOrEqual(Math.floor(r.originalTokens / 4));
+      expect(r.parseOk).toBe(true);
+    }
+    expect(rows[0].keptLines).toEqual(expect.arrayContaining(gold));
+    const printed = c.out.join('\n');
+    expect(printed).toMatch(/\| lexical \| [01]\.\d{3} \| [01]\.\d{3} \| 100\.0% \| 100\.0% \|/);
+  });
+
+  it('says how to get cases when the file is missing', async () => {
+    const c = capture();
+    expect(await main(['bench', '--cases', '/nonexistent/cases.jsonl', '--ratio', '4'], c.io)).toBe(2);
+    expect(c.err.join('')).toMatch(/Materialize them first/);
+  });
+});
