@@ -7,6 +7,7 @@
  */
 import { CtxpruneError } from '../errors.js';
 import { RANKER_FEATURES } from './utility.js';
+import { mulberry32 } from '../util/random.js';
 
 const DIM = RANKER_FEATURES.length;
 
@@ -40,17 +41,8 @@ export function pairsFromExamples(examples: readonly RankExample[], margin = 1e-
   return pairs;
 }
 
-/** mulberry32: small deterministic PRNG. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded PRNG used by the rankers' training. */
+export const rng = mulberry32;
 
 function shuffle<T>(xs: T[], rand: () => number): void {
   for (let i = xs.length - 1; i > 0; i--) {

@@ -12,6 +12,7 @@ import { termsOf } from '../text/identifiers.js';
 import type { TokenCounter } from '../text/tokens.js';
 import { compact } from './compact.js';
 import type { CompactOptions, CompactionStrategy, Message } from './types.js';
+import { hashString, mulberry32 } from '../util/random.js';
 
 export interface DevCase {
   id: string;
@@ -41,16 +42,7 @@ export function loadCases(path: string): DevCase[] {
 
 /** Deterministic PRNG from a string (mulberry32 over an FNV hash). */
 export function rng(seed: string): () => number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 0x01000193);
-  let a = h >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(hashString(seed));
 }
 
 function shuffle<T>(xs: T[], r: () => number): T[] {
