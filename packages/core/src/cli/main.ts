@@ -21,6 +21,7 @@ const commands: Record<string, () => Promise<Command>> = {
   compact: () => import('./commands/compact.js').then((m) => m.command),
   locate: () => import('./commands/locate.js').then((m) => m.command),
   cards: () => import('./commands/cards.js').then((m) => m.command),
+  mcp: () => import('./commands/mcp.js').then((m) => m.command),
 };
 
 export function registerCommand(name: string, load: () => Promise<Command>): void {

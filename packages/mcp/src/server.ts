@@ -1,0 +1,364 @@
+/**
+ * The ctxprune MCP server: read_pruned, search_pruned, locate_files, compact_history over a root
+ * directory. Fail-open everywhere: a failure to prune returns the full content (bounded) with a
+ * one-line note, never an error the agent must handle. The only refusals are paths outside the
+ * root (and schema violations, which the SDK reports).
+ */
+import { open, readFile, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import {
+  buildFileIndex, compact, COMPACTION_STRATEGIES, documentScoreFromScorer, locateFiles, prune, resolveScorer,
+  validateMessages, type Message, type PruneOptions, type Scorer,
+} from '@ctxprune/core';
+import { readTree } from '@ctxprune/core/node';
+import { describePrune, elidedRanges, formatRanges } from '@ctxprune/core/integrations';
+import { PathRefused, resolveInside } from './paths.js';
+
+export const SERVER_NAME = 'ctxprune';
+export const SERVER_VERSION = '0.1.0';
+
+export interface ServerLimits {
+  /** Files larger than this are not pruned; their first bytes are returned (default 2 MiB). */
+  maxFileBytes: number;
+  /** Any text returned is cut to this many characters (default 200,000). */
+  maxOutputChars: number;
+  /** search_pruned: hits reported at most (default 100) and files with hits (default 20). */
+  maxMatches: number;
+  maxMatchFiles: number;
+  /** search_pruned / locate_files: files read at most under the root (default 20,000). */
+  maxFiles: number;
+  /** compact_history: messages (default 2,000) and total characters (default 4,000,000). */
+  maxMessages: number;
+  maxHistoryChars: number;
+}
+
+export const DEFAULT_LIMITS: ServerLimits = {
+  maxFileBytes: 2 << 20,
+  maxOutputChars: 200_000,
+  maxMatches: 100,
+  maxMatchFiles: 20,
+  maxFiles: 20_000,
+  maxMessages: 2_000,
+  maxHistoryChars: 4_000_000,
+};
+
+export interface CtxpruneServerOptions {
+  /** The directory the tools may read under. */
+  root: string;
+  /** 'auto' (default: the neural model when it loads, else lexical, said in each header), 'neural' or 'lexical'. */
+  scorer?: 'auto' | 'neural' | 'lexical';
+  limits?: Partial<ServerLimits>;
+}
+
+const text = (t: string, isError = false): CallToolResult => ({ content: [{ type: 'text', text: t }], ...(isError ? { isError: true } : {}) });
+const oneLine = (e: unknown) => (e instanceof Error ? `${(e as { code?: string }).code ? `${(e as { code?: string }).code}: ` : ''}${e.message}` : String(e)).split('\n')[0].slice(0, 240);
+
+function bound(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max)}\n[ctxprune: output cut at ${max} characters of ${s.length}]`;
+}
+
+/** Control characters other than tab/newline shown as U+FFFD so binary bytes do not reach the agent raw. */
+function printable(s: string): string {
+  return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '\ufffd');
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Build the search matcher: a regex when `pattern` compiles, else the literal string. */
+export function makeMatcher(pattern: string): { test: (line: string) => boolean; kind: 'regex' | 'literal' } {
+  try {
+    const re = new RegExp(pattern);
+    return { test: (l) => re.test(l), kind: 'regex' };
+  } catch {
+    const re = new RegExp(escapeRegExp(pattern));
+    return { test: (l) => re.test(l), kind: 'literal' };
+  }
+}
+
+export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer {
+  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const scorerName = options.scorer ?? 'auto';
+  let rootPromise: Promise<string> | null = null;
+  const root = () => (rootPromise ??= realpath(options.root));
+  let scorerPromise: Promise<Scorer | 'lexical'> | null = null;
+  const scorer = () =>
+    (scorerPromise ??= scorerName === 'lexical'
+      ? Promise.resolve('lexical' as const)
+      : resolveScorer(scorerName).catch(() => 'lexical' as const));
+
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    {
+      instructions:
+        'ctxprune prunes code for a focus question: read_pruned reads one file keeping the lines that matter ' +
+        '(elided line ranges are listed; read them with read_pruned without focus... or a plain read), ' +
+        'search_pruned greps under the root and prunes the code around each hit, locate_files ranks the files ' +
+        'likely to matter, compact_history shrinks an agent transcript to a token budget.',
+    },
+  );
+
+  /** Resolve a path under the root; a refusal is the one error result these tools return. */
+  async function where(p: string): Promise<{ real: string; rel: string; refused?: undefined } | { refused: CallToolResult }> {
+    try {
+      return await resolveInside(await root(), p);
+    } catch (e) {
+      if (e instanceof PathRefused) return { refused: text(`[ctxprune: refused: ${e.message}]`, true) };
+      const code = (e as { code?: string }).code;
+      return { refused: text(`[ctxprune: ${code === 'ENOENT' ? `no such file or directory under the root: ${p}` : oneLine(e)}]`, true) };
+    }
+  }
+
+  async function readBounded(file: string, size: number): Promise<Buffer> {
+    if (size <= limits.maxFileBytes) return readFile(file);
+    const fh = await open(file, 'r');
+    try {
+      const buf = Buffer.alloc(limits.maxFileBytes);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+      return buf.subarray(0, bytesRead);
+    } finally {
+      await fh.close();
+    }
+  }
+
+  const budgetOf = (ratio?: number, tokens?: number): Pick<PruneOptions, 'ratio' | 'tokens'> =>
+    tokens !== undefined ? { tokens } : { ratio: ratio ?? 4 };
+
+  server.registerTool(
+    'read_pruned',
+    {
+      title: 'Read a file pruned for a focus question',
+      description:
+        'Read a file under the root, keeping only the lines relevant to `focus` (plus the structure that makes ' +
+        'them readable) within a token budget (`ratio`: keep 1/ratio of the tokens, default 4; or `tokens`). ' +
+        'The first line says which line ranges were elided; call again with focus "" to read the whole file. ' +
+        'If pruning fails the full file is returned with a note.',
+      inputSchema: {
+        path: z.string().min(1).max(4096).describe('File path, relative to the root (or absolute inside it)'),
+        focus: z.string().max(4000).describe('What you need from this file (a question or task). Empty = whole file.'),
+        ratio: z.number().min(1).max(1000).optional().describe('Compression ratio ≥ 1 (default 4)'),
+        tokens: z.number().int().min(1).max(1_000_000).optional().describe('Token budget (overrides ratio)'),
+        language: z.string().max(40).optional().describe('Language id (python, typescript, go, …); default: from the file name'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ path, focus, ratio, tokens, language }) => {
+      const w = await where(path);
+      if (w.refused) return w.refused;
+      let raw = '';
+      let note = '';
+      try {
+        const st = await stat(w.real);
+        if (!st.isFile()) return text(`[ctxprune: ${w.rel} is not a file]`, true);
+        const buf = await readBounded(w.real, st.size);
+        raw = buf.toString('utf8');
+        if (st.size > limits.maxFileBytes) {
+          note = `file is ${st.size} bytes, over the ${limits.maxFileBytes}-byte limit; first ${buf.length} bytes shown`;
+          return text(bound(`[ctxprune: not pruned (${note})]\n${printable(raw)}`, limits.maxOutputChars));
+        }
+        if (focus.trim() === '') return text(bound(raw, limits.maxOutputChars));
+        const r = await prune(raw, {
+          query: focus,
+          ...budgetOf(ratio, tokens),
+          fileName: w.rel,
+          ...(language ? { language } : {}),
+          scorer: await scorer(),
+        });
+        const header = `${w.rel}: ${describePrune(r, `read them with read_pruned {"path": ${JSON.stringify(w.rel)}, "focus": ""}`)}`;
+        return text(bound(`${header}\n${r.text}`, limits.maxOutputChars));
+      } catch (e) {
+        return text(bound(`[ctxprune: not pruned (${oneLine(e)}); full content follows]\n${printable(raw)}`, limits.maxOutputChars));
+      }
+    },
+  );
+
+  server.registerTool(
+    'search_pruned',
+    {
+      title: 'Search files and prune the code around each hit',
+      description:
+        'Search files under the root (or under `path`) for `pattern` (a JavaScript regular expression, or a literal ' +
+        'string when it does not compile), line by line. Each file with hits shows the code around the hits pruned ' +
+        'for `focus` within `tokens` (default 2000 for all files), with original line numbers; hit lines are always shown.',
+      inputSchema: {
+        pattern: z.string().min(1).max(500).describe('Regex or literal, matched per line'),
+        focus: z.string().max(4000).describe('What you are looking for (guides the pruning)'),
+        path: z.string().max(4096).optional().describe('File or directory under the root to search (default: the root)'),
+        tokens: z.number().int().min(50).max(200_000).optional().describe('Token budget for the pruned context of all hits (default 2000)'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ pattern, focus, path, tokens }) => {
+      const w = await where(path ?? '.');
+      if (w.refused) return w.refused;
+      const budget = tokens ?? 2000;
+      const matcher = makeMatcher(pattern);
+      let files: Map<string, string>;
+      try {
+        const st = await stat(w.real);
+        if (st.isFile()) {
+          const buf = await readBounded(w.real, st.size);
+          files = buf.subarray(0, 8000).includes(0) ? new Map() : new Map([[w.rel, buf.toString('utf8')]]);
+        } else {
+          const tree = await readTree(w.real, { maxFiles: limits.maxFiles, maxFileBytes: limits.maxFileBytes });
+          files = new Map([...tree].map(([p, t]) => [w.rel === '.' ? p : `${w.rel}/${p}`, t]));
+        }
+      } catch (e) {
+        return text(`[ctxprune: search failed (${oneLine(e)})]`);
+      }
+      // Hits, bounded.
+      const hits: { path: string; lines: string[]; at: number[] }[] = [];
+      let count = 0;
+      let truncated = false;
+      for (const [p, t] of files) {
+        const lines = t.split('\n');
+        const at: number[] = [];
+        for (let i = 0; i < lines.length; i++) {
+          const l = lines[i].length > 4000 ? lines[i].slice(0, 4000) : lines[i];
+          if (matcher.test(l)) {
+            if (count >= limits.maxMatches) { truncated = true; break; }
+            at.push(i + 1);
+            count++;
+          }
+        }
+        if (at.length) {
+          if (hits.length >= limits.maxMatchFiles) { truncated = true; break; }
+          hits.push({ path: p, lines, at });
+        }
+        if (truncated) break;
+      }
+      const head = `[ctxprune: ${count} hit${count === 1 ? '' : 's'} for ${matcher.kind} ${JSON.stringify(pattern)} in ${hits.length} file${hits.length === 1 ? '' : 's'} (${files.size} searched)${truncated ? `; stopped at ${limits.maxMatches} hits / ${limits.maxMatchFiles} files, narrow the pattern or path` : ''}]`;
+      if (!hits.length) return text(head);
+      const perFile = Math.max(60, Math.floor(budget / hits.length));
+      const sc = await scorer();
+      const out: string[] = [head];
+      let scorerUsed = '';
+      for (const h of hits) {
+        // The file itself is the context; prune it to this file's share, then force the hit lines in.
+        const numbered = (ls: number[]) => {
+          const res: string[] = [];
+          let prev = 0;
+          for (const n of ls) {
+            if (n > prev + 1) res.push(`     … lines ${prev + 1}-${n - 1} elided`);
+            res.push(`${String(n).padStart(5)}${h.at.includes(n) ? '>' : ':'} ${printable(h.lines[n - 1])}`);
+            prev = n;
+          }
+          if (prev < h.lines.length) res.push(`     … lines ${prev + 1}-${h.lines.length} elided`);
+          return res;
+        };
+        let kept: number[];
+        let note = '';
+        try {
+          const r = await prune(h.lines.join('\n'), {
+            query: `${focus}\n${pattern}`, tokens: perFile, fileName: h.path, scorer: sc,
+          });
+          scorerUsed ||= r.stats.scorer;
+          kept = [...new Set([...r.keptLines, ...h.at])].sort((a, b) => a - b);
+        } catch (e) {
+          // Fail-open: the hits with a few lines around them, unpruned.
+          note = ` (not pruned: ${oneLine(e)})`;
+          const s = new Set<number>();
+          for (const a of h.at) for (let n = Math.max(1, a - 3); n <= Math.min(h.lines.length, a + 3); n++) s.add(n);
+          kept = [...s].sort((a, b) => a - b);
+        }
+        out.push(`\n== ${h.path} (hits at lines ${formatRanges(h.at.map((a) => [a, a] as [number, number]), 20)})${note}`);
+        out.push(...numbered(kept));
+      }
+      if (scorerUsed) out[0] = out[0].replace(/\]$/, `; scorer ${scorerUsed}; read elided lines with read_pruned]`);
+      return text(bound(out.join('\n'), limits.maxOutputChars));
+    },
+  );
+
+  server.registerTool(
+    'locate_files',
+    {
+      title: 'Rank the files most likely to matter for a task',
+      description:
+        'Rank the source files under the root (or under `path`) by how likely they are to matter for `focus` ' +
+        '(BM25 over identifiers, reranked with path, definition, mention and import signals). Returns the top `k` (default 10).',
+      inputSchema: {
+        focus: z.string().min(1).max(20_000).describe('The task or issue text'),
+        path: z.string().max(4096).optional().describe('Directory under the root (default: the root)'),
+        k: z.number().int().min(1).max(200).optional().describe('How many files (default 10)'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ focus, path, k }) => {
+      const w = await where(path ?? '.');
+      if (w.refused) return w.refused;
+      const top = k ?? 10;
+      let tree: Map<string, string>;
+      try {
+        tree = await readTree(w.real, { maxFiles: limits.maxFiles, maxFileBytes: limits.maxFileBytes });
+      } catch (e) {
+        return text(`[ctxprune: cannot list files (${oneLine(e)})]`);
+      }
+      const files = new Map([...tree].map(([p, t]) => [w.rel === '.' ? p : `${w.rel}/${p}`, t]));
+      if (!files.size) return text(`[ctxprune: no source files under ${w.rel}]`);
+      try {
+        const sc = await scorer();
+        const documentScore = typeof sc === 'string' ? undefined : documentScoreFromScorer(sc);
+        const r = await locateFiles(focus, buildFileIndex(files), documentScore ? { documentScore } : {});
+        const sig = new Map(r.signals.map((s) => [s.path, s.score]));
+        const lines = r.ranked.slice(0, top).map((p, i) => `${i + 1}. ${p}${sig.has(p) ? `  (score ${sig.get(p)!.toFixed(3)})` : ''}`);
+        const scorerLabel = typeof sc === 'string' ? 'lexical' : sc.name;
+        return text(`[ctxprune: ${Math.min(top, r.ranked.length)} of ${files.size} files, best first; document score: ${scorerLabel}]\n${lines.join('\n')}`);
+      } catch (e) {
+        // Fail-open: the file list, unranked.
+        const list = [...files.keys()].slice(0, top).map((p, i) => `${i + 1}. ${p}`);
+        return text(`[ctxprune: not ranked (${oneLine(e)}); first ${list.length} files in path order]\n${list.join('\n')}`);
+      }
+    },
+  );
+
+  const messageSchema = z.object({
+    id: z.string().min(1).max(200),
+    role: z.enum(['system', 'user', 'assistant', 'tool']),
+    content: z.string().max(1_000_000),
+    toolName: z.string().max(200).optional(),
+    pinned: z.boolean().optional(),
+  });
+
+  server.registerTool(
+    'compact_history',
+    {
+      title: 'Compact an agent transcript to a token budget',
+      description:
+        'Fit `messages` into `tokens` (o200k_base) with a compaction strategy: reactive (oldest tool outputs first), ' +
+        'task_aware, mig, task_aware_mig. Returns the compacted messages as JSON plus what was kept, pruned and evicted. ' +
+        'On failure the messages come back unchanged with a note.',
+      inputSchema: {
+        messages: z.array(messageSchema).min(1).max(limits.maxMessages),
+        strategy: z.enum(COMPACTION_STRATEGIES),
+        tokens: z.number().int().min(1).max(10_000_000),
+        goal: z.string().max(4000).optional().describe('The task goal (task_aware strategies); default: the latest user turn'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ messages, strategy, tokens, goal }) => {
+      const chars = messages.reduce((n, m) => n + m.content.length, 0);
+      const unchanged = (why: string) =>
+        text(bound(`[ctxprune: not compacted (${why}); messages unchanged]\n${JSON.stringify({ messages }, null, 1)}`, limits.maxOutputChars));
+      if (chars > limits.maxHistoryChars) return unchanged(`${chars} characters, over the ${limits.maxHistoryChars} limit`);
+      try {
+        const msgs = messages as Message[];
+        validateMessages(msgs);
+        const r = await compact(msgs, { strategy, tokens, ...(goal ? { goal } : {}) });
+        const head =
+          `[ctxprune: ${strategy}, ${r.tokensBefore} → ${r.tokensAfter} tokens (budget ${r.budget}${r.overBudget ? ', over budget: the protected messages alone exceed it' : ''}); ` +
+          `kept ${r.kept.length}, pruned ${r.pruned.length}, evicted ${r.evicted.length}]`;
+        return text(bound(`${head}\n${JSON.stringify({ messages: r.messages, kept: r.kept, pruned: r.pruned, evicted: r.evicted, degraded: r.degraded }, null, 1)}`, limits.maxOutputChars));
+      } catch (e) {
+        return unchanged(oneLine(e));
+      }
+    },
+  );
+
+  return server;
+}
+
+export { elidedRanges };
