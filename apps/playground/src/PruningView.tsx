@@ -1,0 +1,545 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { DiffEditor, type DiffOnMount } from '@monaco-editor/react';
+import type { editor } from 'monaco-editor/editor/editor.api';
+import { LANGUAGES, type LanguageId } from '@ctxprune/core/syntax/types.ts';
+import { detectLanguage, isLanguageId } from '@ctxprune/core/syntax/languages.ts';
+import { isAbortError } from '@ctxprune/core/worker/client.ts';
+import type { EngineChoice, LoadProgress, WorkerCapabilities, WorkerPruneResult } from '@ctxprune/core/worker/protocol.ts';
+import { getPruner, onLoadProgress } from './pruner';
+import { DEFAULT_SAMPLE, SAMPLES, findSample } from './samples';
+import { LAYERS, MAX_URL_CODE_CHARS, clampRatio, readUrlState, writeUrlState, type Layer, type ViewState } from './urlState';
+import { LAYER_INFO, heatmapDecorations, injectHeatmapStyles, layerScale } from './heatmap';
+import { EXTENSION, LANGUAGE_LABELS, MONACO_LANGUAGE } from './languages';
+import { Legend } from './Legend';
+import { StatsBar } from './StatsBar';
+
+/** Files above this size are refused before they reach the editor (the library's own limit is 8 MB of text). */
+const MAX_FILE_BYTES = 8 * 1024 * 1024;
+const DEBOUNCE_MS = 250;
+
+interface RunState {
+  status: 'starting' | 'running' | 'done' | 'error' | 'cancelled';
+  result: WorkerPruneResult | null;
+  error: { message: string; code?: string } | null;
+  /** Increments with each delivered result (tests wait on it). */
+  seq: number;
+  /** The input the result was computed for. */
+  code: string | null;
+}
+
+function initialState(): ViewState {
+  const fromUrl = readUrlState(window.location.search);
+  const sample = fromUrl.code != null ? null : (findSample(fromUrl.sample) ?? (fromUrl.sample === undefined ? DEFAULT_SAMPLE : null)) ?? DEFAULT_SAMPLE;
+  return {
+    sample: sample?.id ?? null,
+    code: fromUrl.code ?? sample?.code ?? '',
+    fileName: fromUrl.fileName ?? sample?.fileName ?? null,
+    language: fromUrl.language ?? 'auto',
+    query: fromUrl.query ?? sample?.query ?? '',
+    ratio: fromUrl.ratio ?? 4,
+    tokens: fromUrl.tokens ?? null,
+    engine: fromUrl.engine ?? 'auto',
+    layer: fromUrl.layer ?? 'keep',
+  };
+}
+
+/** Engine picker labels that say what each choice will really do on this page. */
+function engineLabels(caps: WorkerCapabilities | null): Record<EngineChoice, string> {
+  const neural = caps?.neural ?? false;
+  const noModel = caps && !neural ? ' — no model bundled, runs lexical' : '';
+  return {
+    auto: caps ? (neural ? 'Auto (neural on WASM, lexical fallback)' : 'Auto (lexical: no model bundled)') : 'Auto',
+    webgpu: `Neural · WebGPU${caps && neural && !caps.webgpu ? ' — no adapter, falls back to WASM' : ''}${noModel}`,
+    wasm: `Neural · WASM (CPU)${noModel}`,
+    lexical: 'Lexical (BM25 + structure)',
+  };
+}
+
+/** The line-pruning tab (the original playground view). URL state is written while it is the active tab. */
+export function PruningView({ active }: { active: boolean }) {
+  const [state, setState] = useState<ViewState>(initialState);
+  const initialCode = useRef(state.code ?? '').current;
+  const [run, setRun] = useState<RunState>({ status: 'starting', result: null, error: null, seq: 0, code: null });
+  const [caps, setCaps] = useState<WorkerCapabilities | null>(null);
+  const [download, setDownload] = useState<LoadProgress | null>(null);
+  const [toast, setToast] = useState<string | null>(null);
+  const [rerun, setRerun] = useState(0);
+  const [tokensDraft, setTokensDraft] = useState(state.tokens === null ? '' : String(state.tokens));
+
+  const pruner = useMemo(getPruner, []);
+  const diffRef = useRef<editor.IStandaloneDiffEditor | null>(null);
+  const decoRef = useRef<editor.IEditorDecorationsCollection | null>(null);
+  const seqRef = useRef(0);
+  const abortRef = useRef<AbortController | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const wrapRef = useRef<HTMLDivElement>(null);
+  /** The result seq whose text is in the pruned editor; copied to data-diff-for once the diff is computed. */
+  const shownSeq = useRef(0);
+  const stateRef = useRef(state);
+  stateRef.current = state;
+
+  const code = state.code ?? '';
+  const detected = useMemo<LanguageId | null>(() => {
+    try {
+      return detectLanguage(state.fileName, code.length > 200_000 ? code.slice(0, 200_000) : code);
+    } catch {
+      return null;
+    }
+  }, [state.fileName, code]);
+  const effectiveLanguage: LanguageId | null = isLanguageId(state.language) ? state.language : detected;
+  const monacoLanguage = effectiveLanguage ? MONACO_LANGUAGE[effectiveLanguage] : 'plaintext';
+
+  useEffect(() => {
+    injectHeatmapStyles();
+    pruner.capabilities().then(setCaps, () => setCaps(null));
+    return onLoadProgress(setDownload);
+  }, [pruner]);
+
+  // --- the run loop: debounced, superseding, stale results dropped -------------------------
+  const runNow = useCallback(() => {
+    const s = stateRef.current;
+    const my = ++seqRef.current;
+    abortRef.current?.abort();
+    const ac = new AbortController();
+    abortRef.current = ac;
+    setRun((r) => ({ ...r, status: r.status === 'starting' ? 'starting' : 'running' }));
+    pruner
+      .prune(s.code ?? '', {
+        query: s.query,
+        ...(s.tokens !== null ? { tokens: s.tokens } : { ratio: s.ratio }),
+        language: s.language,
+        fileName: s.fileName ?? undefined,
+        engine: s.engine,
+        signal: ac.signal,
+      })
+      .then(
+        (result) => {
+          if (my !== seqRef.current) return; // a newer request exists: never show this one
+          setRun((r) => ({ status: 'done', result, error: null, seq: r.seq + 1, code: s.code }));
+        },
+        (e: unknown) => {
+          if (my !== seqRef.current) return;
+          if (isAbortError(e)) {
+            setRun((r) => ({ ...r, status: 'cancelled' }));
+            return;
+          }
+          const err = e as { message?: string; code?: string };
+          setRun((r) => ({
+            status: 'error',
+            result: null,
+            error: { message: err?.message ?? String(e), code: err?.code },
+            seq: r.seq + 1,
+            code: s.code,
+          }));
+        },
+      );
+  }, [pruner]);
+
+  useEffect(() => {
+    const t = setTimeout(runNow, DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [runNow, code, state.query, state.ratio, state.tokens, state.language, state.engine, state.fileName, rerun]);
+
+  const cancel = () => abortRef.current?.abort();
+
+  // --- URL state -----------------------------------------------------------------------------
+  const [codeOmitted, setCodeOmitted] = useState(false);
+  useEffect(() => {
+    if (!active) return;
+    const t = setTimeout(() => {
+      const sample = findSample(state.sample);
+      const { search, codeOmitted } = writeUrlState(state, sample?.code ?? null);
+      setCodeOmitted(codeOmitted);
+      if (search !== window.location.search) window.history.replaceState(null, '', search);
+    }, 300);
+    return () => clearTimeout(t);
+  }, [state, active]);
+
+  // --- editors -------------------------------------------------------------------------------
+  const onMount: DiffOnMount = (diff) => {
+    diffRef.current = diff;
+    const original = diff.getOriginalEditor();
+    original.updateOptions({ placeholder: 'Paste code here, open a local file, or pick a sample above.' });
+    decoRef.current = original.createDecorationsCollection();
+    diff.onDidUpdateDiff(() => {
+      if (wrapRef.current) wrapRef.current.dataset.diffFor = String(shownSeq.current);
+    });
+    original.onDidChangeModelContent(() => {
+      const value = original.getValue();
+      setState((s) => {
+        const sample = findSample(s.sample);
+        if (!sample || sample.code === value) return { ...s, code: value };
+        // Leaving a sample: its file name no longer describes the code (language is re-detected).
+        return { ...s, code: value, sample: null, fileName: null };
+      });
+    });
+    applyResult();
+  };
+
+  // A cancelled run leaves the last result in place; once the input differs from it, its
+  // heatmap no longer lines up, so it is hidden and the output marked out of date.
+  const outOfDate = run.status === 'cancelled' && run.result !== null && run.code !== code;
+
+  const scale = useMemo(() => (run.result ? layerScale(run.result.lines, state.layer) : null), [run.result, state.layer]);
+
+  const applyResult = useCallback(() => {
+    const diff = diffRef.current;
+    if (!diff) return;
+    const modified = diff.getModifiedEditor().getModel();
+    const original = diff.getOriginalEditor().getModel();
+    if (!modified || !original) return;
+    const text = run.status === 'error' ? '' : (run.result?.text ?? '');
+    if (run.status === 'error' || run.result) {
+      shownSeq.current = run.seq;
+      if (modified.getValue() !== text) modified.setValue(text);
+      else if (wrapRef.current) wrapRef.current.dataset.diffFor = String(run.seq);
+    }
+    decoRef.current?.set(
+      run.result && !outOfDate ? heatmapDecorations(run.result.lines, state.layer, original, scale ?? undefined) : [],
+    );
+  }, [run, state.layer, scale, outOfDate]);
+
+  useEffect(applyResult, [applyResult]);
+
+  const replaceCode = (text: string, patch: Partial<ViewState>) => {
+    const orig = diffRef.current?.getOriginalEditor();
+    setState((s) => ({ ...s, ...patch, code: text }));
+    if (orig) {
+      const model = orig.getModel()!;
+      orig.pushUndoStop();
+      orig.executeEdits('ctxprune', [{ range: model.getFullModelRange(), text, forceMoveMarkers: true }]);
+      orig.pushUndoStop();
+      orig.setScrollTop(0);
+      // The content listener resets `sample`; restore what the caller asked for.
+      setState((s) => ({ ...s, ...patch, code: text }));
+    }
+  };
+
+  const chooseSample = (id: string) => {
+    const sample = findSample(id);
+    if (!sample) return;
+    replaceCode(sample.code, { sample: sample.id, fileName: sample.fileName, query: sample.query, language: 'auto' });
+  };
+
+  const openFile = async (file: File) => {
+    if (file.size > MAX_FILE_BYTES) {
+      setRun((r) => ({
+        ...r,
+        status: 'error',
+        result: null,
+        error: {
+          code: 'INPUT_TOO_LARGE',
+          message: `“${file.name}” is ${(file.size / 1048576).toFixed(1)} MB; the playground opens files up to ${MAX_FILE_BYTES / 1048576} MB.`,
+        },
+      }));
+      return;
+    }
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const text = new TextDecoder('utf-8').decode(bytes);
+    replaceCode(text, { sample: null, fileName: file.name, language: 'auto' });
+  };
+
+  // --- output actions ------------------------------------------------------------------------
+  const flash = (msg: string) => {
+    setToast(msg);
+    window.setTimeout(() => setToast((t) => (t === msg ? null : t)), 1800);
+  };
+  const pruned = run.result?.text ?? '';
+  const copyText = async (text: string, what: string) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      flash(`${what} copied`);
+    } catch {
+      flash('Copy failed: the browser refused clipboard access');
+    }
+  };
+  const downloadPruned = () => {
+    const lang = run.result?.stats.language ?? effectiveLanguage;
+    const base = (state.fileName ?? 'pruned').replace(/\.[^.]+$/, '');
+    const ext = state.fileName?.match(/\.([^.]+)$/)?.[1] ?? (lang ? EXTENSION[lang] : 'txt');
+    const url = URL.createObjectURL(new Blob([pruned], { type: 'text/plain;charset=utf-8' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `${base}.pruned.${ext}`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
+      e.preventDefault();
+      setRerun((n) => n + 1);
+    }
+  };
+
+  const busy = run.status === 'running' || run.status === 'starting';
+  const labels = engineLabels(caps);
+
+  return (
+    <div className="app" onKeyDown={onKeyDown} data-state={run.status} data-result-seq={run.seq}>
+      <a className="skip" href="#pruned-heading">
+        Skip to the output
+      </a>
+
+      <section className="controls" aria-label="Input and budget">
+        <div className="row">
+          <label className="field">
+            <span>Sample</span>
+            <select
+              value={state.sample ?? ''}
+              onChange={(e) => chooseSample(e.target.value)}
+              aria-label="Sample code"
+            >
+              {state.sample === null && <option value="">Your code{state.fileName ? ` (${state.fileName})` : ''}</option>}
+              {SAMPLES.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="button" className="btn" onClick={() => fileInput.current?.click()}>
+            Open file…
+          </button>
+          <input
+            ref={fileInput}
+            type="file"
+            hidden
+            aria-label="Open a local file"
+            data-testid="file-input"
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              if (f) void openFile(f);
+              e.target.value = '';
+            }}
+          />
+          <label className="field">
+            <span>Language</span>
+            <select
+              value={state.language}
+              onChange={(e) => setState((s) => ({ ...s, language: e.target.value }))}
+              aria-label="Language"
+              data-testid="language"
+            >
+              <option value="auto">Auto-detect{detected ? ` (${LANGUAGE_LABELS[detected]})` : ' (not recognised)'}</option>
+              {LANGUAGES.map((l) => (
+                <option key={l} value={l}>
+                  {LANGUAGE_LABELS[l]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field grow">
+            <span>Query</span>
+            <input
+              type="search"
+              value={state.query}
+              placeholder="What is the agent trying to do? e.g. “fix the retry delay for HTTP 429”"
+              onChange={(e) => setState((s) => ({ ...s, query: e.target.value }))}
+              aria-label="Query: what the agent is trying to do"
+              data-testid="query"
+            />
+          </label>
+        </div>
+        <div className="row">
+          <label className="field ratio">
+            <span>Compression</span>
+            <input
+              type="range"
+              min={1}
+              max={16}
+              step={0.5}
+              value={state.ratio}
+              disabled={state.tokens !== null}
+              onChange={(e) => setState((s) => ({ ...s, ratio: clampRatio(Number(e.target.value)) }))}
+              aria-label="Compression ratio"
+              aria-valuetext={`${state.ratio} times: keep about 1/${state.ratio} of the tokens`}
+              data-testid="ratio"
+            />
+            <output className="ratio-value" data-testid="ratio-value">
+              {state.tokens !== null ? 'budget' : `${state.ratio}×`}
+            </output>
+          </label>
+          <label className="field budget">
+            <span>or token budget</span>
+            <input
+              type="number"
+              min={1}
+              step={50}
+              inputMode="numeric"
+              value={tokensDraft}
+              placeholder="tokens"
+              onChange={(e) => {
+                setTokensDraft(e.target.value);
+                const n = Math.floor(Number(e.target.value));
+                setState((s) => ({ ...s, tokens: e.target.value.trim() === '' || !(n > 0) ? null : n }));
+              }}
+              aria-label="Token budget (overrides the ratio when set)"
+              data-testid="tokens"
+            />
+            {state.tokens !== null && (
+              <button
+                type="button"
+                className="btn ghost small"
+                onClick={() => {
+                  setTokensDraft('');
+                  setState((s) => ({ ...s, tokens: null }));
+                }}
+                aria-label="Clear the token budget and use the ratio"
+              >
+                ✕
+              </button>
+            )}
+          </label>
+          <label className="field">
+            <span>Engine</span>
+            <select
+              value={state.engine}
+              onChange={(e) => setState((s) => ({ ...s, engine: e.target.value as EngineChoice }))}
+              aria-label="Scorer and backend"
+              data-testid="engine"
+            >
+              {(['auto', 'webgpu', 'wasm', 'lexical'] as const).map((e) => (
+                <option key={e} value={e}>
+                  {labels[e]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <div className="actions">
+            {busy ? (
+              <button type="button" className="btn" onClick={cancel} data-testid="cancel">
+                Cancel
+              </button>
+            ) : (
+              <button type="button" className="btn" onClick={() => setRerun((n) => n + 1)} title="Ctrl+Enter">
+                Run
+              </button>
+            )}
+            <button type="button" className="btn" onClick={() => copyText(pruned, 'Pruned text')} disabled={!run.result}>
+              Copy
+            </button>
+            <button type="button" className="btn" onClick={downloadPruned} disabled={!run.result}>
+              Download
+            </button>
+            <button
+              type="button"
+              className="btn ghost"
+              onClick={() => copyText(window.location.href, 'Link')}
+              title={codeOmitted ? `Code over ${MAX_URL_CODE_CHARS} characters is not put in the link` : 'Copy a link to this view'}
+            >
+              Copy link
+            </button>
+          </div>
+        </div>
+      </section>
+
+      <StatsBar run={run} busy={busy} caps={caps} requested={state.engine} download={download} />
+
+      <main className="panes">
+        <div className="pane-headers">
+          <div className="pane-header">
+            <h2 id="original-heading">
+              Original <small>editable · paste, type or open a file</small>
+            </h2>
+            <fieldset className="layers" aria-label="Heatmap layer">
+              {LAYERS.map((l) => (
+                <label
+                  key={l}
+                  className={state.layer === l ? 'on' : ''}
+                  title={l === 'off' ? 'Plain diff: pruned lines in red, elision markers in green' : LAYER_INFO[l].description}
+                >
+                  <input
+                    type="radio"
+                    name="layer"
+                    value={l}
+                    checked={state.layer === l}
+                    onChange={() => setState((s) => ({ ...s, layer: l as Layer }))}
+                    data-testid={`layer-${l}`}
+                  />
+                  {l === 'off' ? 'Diff' : l[0].toUpperCase() + l.slice(1)}
+                </label>
+              ))}
+            </fieldset>
+          </div>
+          <div className="pane-header">
+            <h2 id="pruned-heading" tabIndex={-1}>
+              Pruned
+            </h2>
+            <Legend layer={state.layer} scale={scale} />
+          </div>
+        </div>
+        <div className="editor-wrap" data-testid="diff" ref={wrapRef}>
+          {busy && <div className="progress" role="progressbar" aria-label="Pruning" />}
+          <DiffEditor
+            original={initialCode}
+            modified=""
+            language={monacoLanguage}
+            theme={state.layer === 'off' ? 'ctx-diff' : 'ctx-heat'}
+            originalModelPath="inmemory://ctxprune/original"
+            modifiedModelPath="inmemory://ctxprune/pruned"
+            onMount={onMount}
+            loading={<div className="editor-loading">Loading editor…</div>}
+            options={{
+              originalEditable: true,
+              readOnly: true,
+              renderSideBySide: true,
+              useInlineViewWhenSpaceIsLimited: false,
+              automaticLayout: true,
+              minimap: { enabled: false },
+              fontSize: 13,
+              lineNumbersMinChars: 3,
+              lineDecorationsWidth: 8,
+              scrollBeyondLastLine: false,
+              ignoreTrimWhitespace: false,
+              renderMarginRevertIcon: false,
+              renderIndicators: false,
+              originalAriaLabel: 'Original code, editable. Tab moves focus; press Control+M to make Tab indent.',
+              modifiedAriaLabel: 'Pruned code, read-only',
+              fixedOverflowWidgets: true,
+              // Tab moves focus (keyboard users are not trapped); Ctrl+M switches Tab to indenting.
+              tabFocusMode: true,
+            }}
+          />
+          {outOfDate && (
+            <div className="stale-card" role="status" data-testid="out-of-date">
+              Out of date: the input changed after the last result. Press Run (Ctrl+Enter) to prune it.
+            </div>
+          )}
+          {run.status === 'error' && run.error && (
+            <div className="error-card" role="alert" data-testid="error">
+              <strong>{errorTitle(run.error.code)}</strong>
+              <p>{run.error.message}</p>
+            </div>
+          )}
+        </div>
+      </main>
+
+      <footer className="footer">
+        <span>
+          <kbd>Ctrl</kbd>+<kbd>Enter</kbd> run now · <kbd>Tab</kbd> moves between controls and editors (<kbd>Ctrl</kbd>+<kbd>M</kbd> in an editor: Tab indents) · hover a line for its scores
+        </span>
+        <span className="toast" role="status" aria-live="polite">
+          {toast}
+        </span>
+      </footer>
+    </div>
+  );
+}
+
+function errorTitle(code: string | undefined): string {
+  switch (code) {
+    case 'EMPTY_INPUT':
+      return 'Nothing to prune';
+    case 'BINARY_INPUT':
+      return 'This looks like a binary file';
+    case 'INPUT_TOO_LARGE':
+      return 'Input too large';
+    case 'INVALID_BUDGET':
+      return 'Invalid budget';
+    case 'WORKER_CRASHED':
+      return 'The pruning worker stopped';
+    default:
+      return 'Pruning failed';
+  }
+}

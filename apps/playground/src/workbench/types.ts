@@ -1,0 +1,114 @@
+/**
+ * Messages between the playground and its workbench worker (cards and compaction), and the
+ * view models it returns: plain, structured-cloneable data shaped for the two tabs.
+ */
+import type { AuditReport, CompressionMode, PackDecision, Selector, UnitType } from '@ctxprune/core/cards/index.ts';
+import type { CompactionStrategy, MessageStatus, Role } from '@ctxprune/core/compaction/index.ts';
+import type { GroupScore } from '@ctxprune/core/select/types.ts';
+
+export interface CardsParams {
+  task: string;
+  budget: number;
+  selector: Selector;
+  mode: CompressionMode;
+}
+
+export interface CompactParams {
+  strategy: CompactionStrategy;
+  budget: number;
+  /** Empty: the latest user message (what compact() does without a goal). */
+  goal: string;
+}
+
+export type WorkbenchRequest =
+  | { id: number; kind: 'cards'; params: CardsParams }
+  | { id: number; kind: 'compact'; params: CompactParams };
+
+export type WorkbenchReply =
+  | { id: number; ok: true; superseded?: false; view: CardsView | CompactView; ms: number }
+  | { id: number; ok: false; superseded: true }
+  | { id: number; ok: false; superseded?: false; error: { message: string; code?: string } };
+
+export interface UnitRow {
+  id: string;
+  type: UnitType;
+  source: string;
+  title: string | null;
+  tokens: number;
+  stale: boolean;
+  /** Retrieval route (lexical / structural / neighbour) or 'expansion' for a packer neighbour. */
+  via: string;
+  retrieval: number | null;
+  action_shift: number | null;
+  necessity: number | null;
+  expected_outcome_uplift: number | null;
+  negative_transfer_risk: number | null;
+  cost: number | null;
+  /** Utility (the packer's score: stale penalty and expansion factor applied). */
+  score: number;
+  /** The packing cost in tokens (raw text or card, by mode). */
+  packCost: number;
+  decision: PackDecision;
+  /** In the assembled text (a selected unit may still be dropped by the final budget check). */
+  selected: boolean;
+  expandedFrom: string | null;
+}
+
+export interface CardsView {
+  kind: 'cards';
+  params: CardsParams;
+  tokenizer: string;
+  graph: { units: number; edges: number; files: number };
+  rows: UnitRow[];
+  items: { unitId: string; score: number; tokens: number; text: string; card: boolean }[];
+  text: string;
+  tokens: number;
+  audit: AuditReport;
+}
+
+export interface BlockRow {
+  id: string;
+  lines: [number, number];
+  tokens: number;
+  relevance: number | null;
+  redundancy: number | null;
+  mig: number | null;
+  group: string | null;
+  selected: boolean;
+}
+
+export interface MessageRow {
+  id: string;
+  role: Role;
+  toolName: string | null;
+  status: MessageStatus;
+  protectedBy: string | null;
+  tokensBefore: number;
+  tokensAfter: number;
+  key: string | null;
+  prunedBy: string | null;
+  blocks: BlockRow[];
+  /** The compacted content (null when omitted). */
+  content: string | null;
+}
+
+export interface CompactView {
+  kind: 'compact';
+  params: CompactParams;
+  tokenizer: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  budget: number;
+  overBudget: boolean;
+  degraded: string[];
+  goal: string | null;
+  goalSource: string | null;
+  relevanceBackend: string | null;
+  groups: GroupScore[] | null;
+  messages: MessageRow[];
+  kept: string[];
+  pruned: string[];
+  evicted: string[];
+  /** read_overflow: key → original content. */
+  store: Record<string, { messageId: string; content: string }>;
+}

@@ -1,0 +1,28 @@
+/**
+ * The playground's workbench worker: context cards and history compaction off the main thread.
+ * Requests of one kind supersede each other: a request that is no longer the newest of its kind
+ * when its turn comes is answered `superseded` without running.
+ */
+import { loadDefaultTokenCounter } from '@ctxprune/core/text/tokens.ts';
+import { runCards, runCompaction } from './compute';
+import type { WorkbenchReply, WorkbenchRequest } from './types';
+
+const latest: Record<WorkbenchRequest['kind'], number> = { cards: 0, compact: 0 };
+const post = (r: WorkbenchReply) => (self as unknown as Worker).postMessage(r);
+
+self.onmessage = async (e: MessageEvent<WorkbenchRequest>) => {
+  const req = e.data;
+  latest[req.kind] = Math.max(latest[req.kind], req.id);
+  // Let newer queued messages arrive first: a burst of changes runs only the last one.
+  await new Promise((r) => setTimeout(r, 0));
+  if (req.id !== latest[req.kind]) return post({ id: req.id, ok: false, superseded: true });
+  const t0 = performance.now();
+  try {
+    const counter = await loadDefaultTokenCounter();
+    const view = req.kind === 'cards' ? await runCards(req.params, counter) : await runCompaction(req.params, counter);
+    post({ id: req.id, ok: true, view, ms: performance.now() - t0 });
+  } catch (err) {
+    const x = err as { message?: string; code?: string };
+    post({ id: req.id, ok: false, error: { message: x?.message ?? String(err), ...(x?.code ? { code: x.code } : {}) } });
+  }
+};
