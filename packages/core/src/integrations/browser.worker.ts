@@ -1,0 +1,25 @@
+/**
+ * The pruning worker of the browser entry: prune.worker.ts's host with the package's bundled
+ * assets as defaults (the page's init message overrides them).
+ */
+import { expose } from 'comlink';
+import { loadDefaultTokenCounter } from '../text/tokens.js';
+import { prune } from '../prune/pipeline.js';
+import { configureRuntime } from '../runtime/config.js';
+import { NeuralScorer } from '../scorers/neural.js';
+import { createWorkerHost } from '../worker/host.js';
+import { configure, useBundledAssets } from './embed.js';
+
+useBundledAssets();
+
+expose(
+  createWorkerHost({
+    prune,
+    configure: (patch) => configure(patch),
+    loadDefaultTokenCounter,
+    loadNeural: ({ backend, model, onProgress }) => NeuralScorer.load({ backend, model, onProgress }),
+    configureRuntime: (patch) => {
+      configureRuntime(patch);
+    },
+  }),
+);
