@@ -2,7 +2,7 @@
  * The MCP server over a real stdio round trip: the SDK's own Client spawns
  * `node packages/core/bin/ctxprune.js mcp --root <fixture>` (needs `npm run build`).
  */
-import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,7 +116,7 @@ afterAll(async () => {
   await rm(outside, { recursive: true, force: true });
 });
 
-describe('ctxprune mcp over stdio', () => {
+describe('ctxprune mcp over stdio', { timeout: 60_000 }, () => {
   it('lists the four tools with their input schemas', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
@@ -224,4 +224,24 @@ describe('ctxprune mcp over stdio', () => {
     expect(r.text).toMatch(/no such file/);
     expect(stderr).toContain('ctxprune mcp: serving');
   });
+});
+
+describe('docs/integrations.md', () => {
+  it('the MCP client configuration in the docs starts a working server', async () => {
+    const md = await readFile(join(repo, 'docs/integrations.md'), 'utf8');
+    const block = /```json\n([\s\S]*?)```/.exec(md)![1];
+    const cfg = JSON.parse(block.replaceAll('/path/to/ctxprune', repo).replaceAll('/path/to/your/repo', root)) as {
+      mcpServers: { ctxprune: { command: string; args: string[] } };
+    };
+    const { command, args } = cfg.mcpServers.ctxprune;
+    const c = new Client({ name: 'docs-config', version: '0.0.0' });
+    await c.connect(new StdioClientTransport({ command: command === 'node' ? process.execPath : command, args, stderr: 'ignore' }));
+    try {
+      expect((await c.listTools()).tools).toHaveLength(4);
+      const r = (await c.callTool({ name: 'read_pruned', arguments: { path: 'src/limiter.py', focus: 'refill' } })) as { content: Text[] };
+      expect(r.content[0].text).toMatch(/^src\/limiter\.py: \[ctxprune: kept/);
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
 });

@@ -52,7 +52,7 @@ describe('elidedRanges', () => {
   });
 });
 
-describe('withFocus', () => {
+describe('withFocus', { timeout: 30_000 }, () => {
   const seen: unknown[] = [];
   const read = withFocus(
     async (args: { path: string }) => {
