@@ -36,6 +36,15 @@ export function isCloserLine(trimmed: string, lang: LanguageId | null): boolean 
 const IDENT = /[A-Za-z_][A-Za-z0-9_]*/g;
 const IDENT_JS = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 
+/** [A-Za-z_] (and $ for JS). */
+function isIdentStart(c: number, js: boolean): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (js && c === 36);
+}
+/** [A-Za-z0-9_] (and $ for JS). */
+function isIdentPart(c: number, js: boolean): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || (js && c === 36);
+}
+
 /** The identifier regex (global) for a language. */
 export function identifierRegex(lang: LanguageId | null): RegExp {
   return lang === 'javascript' || lang === 'typescript' || lang === 'tsx' ? IDENT_JS : IDENT;
@@ -70,7 +79,15 @@ export function buildUseEdges(
   for (const [row, sc] of defScope) if (row < n) scopeOf[row] = sc;
   const useOffsets = new Int32Array(n + 1);
   const targets: number[] = [];
-  const re = identifierRegex(lang);
+  const js = identifierRegex(lang) === IDENT_JS;
+  // Hashes of the defined names: identifiers are scanned without making strings, and only those
+  // whose hash is a defined name's are sliced out and looked up.
+  const hashes = new Set<number>();
+  for (const name of byName.keys()) {
+    let h = 0;
+    for (let k = 0; k < name.length; k++) h = (Math.imul(h, 31) + name.charCodeAt(k)) | 0;
+    hashes.add(h);
+  }
   const chain: number[] = [];
   const seen = new Set<string>();
   const picked: number[] = [];
@@ -82,9 +99,20 @@ export function buildUseEdges(
     seen.clear();
     picked.length = 0;
     let chainReady = false;
-    re.lastIndex = 0;
-    for (let m = re.exec(line); m; m = re.exec(line)) {
-      const name = m[0];
+    // The matches of identifierRegex(lang), left to right.
+    const len = line.length;
+    for (let p = 0; p < len;) {
+      const c0 = line.charCodeAt(p);
+      if (!isIdentStart(c0, js)) { p++; continue; }
+      const start = p;
+      let h = c0;
+      for (p++; p < len; p++) {
+        const c = line.charCodeAt(p);
+        if (!isIdentPart(c, js)) break;
+        h = (Math.imul(h, 31) + c) | 0;
+      }
+      if (!hashes.has(h)) continue;
+      const name = line.slice(start, p);
       const cands = byName.get(name);
       if (!cands || seen.has(name)) continue;
       seen.add(name);

@@ -1,7 +1,9 @@
 /**
  * Per-line structure from a tree-sitter tree (pure over the tree). Descends only through
  * statement / block / definition containers; expression subtrees are never walked (multi-line
- * statements are searched for nested block openers with `descendantsOfType`, which runs in wasm).
+ * statements are searched for nested block openers with `descendantsOfType`, which runs in wasm;
+ * its answer for a statement also serves the statements nested in it, and statements whose text
+ * cannot hold an opener are not searched).
  */
 import type { Node, Tree } from 'web-tree-sitter';
 import { LineKind, type FileStructure, type LanguageId, type LineKindValue } from './types.js';
@@ -32,9 +34,9 @@ interface Segment {
 
 /**
  * Text that each `inner` node type (grammars.ts) cannot lack: the keyword or delimiter token
- * every such node (and every body block it opens) holds. In a tree without ERROR / MISSING
- * nodes, a statement whose text has none of these has no such descendant, so the
- * `descendantsOfType` search (~10 µs) can be skipped.
+ * every such node (and every body block it opens) holds. A statement without ERROR / MISSING
+ * nodes whose text has none of these has no such descendant (or only a single-line keyword
+ * token of that name, which simple() skips), so its `descendantsOfType` search can be skipped.
  */
 const INNER_TOKENS: Record<LanguageId, RegExp | null> = {
   python: null,
@@ -83,8 +85,10 @@ class Analyzer {
   readonly definedNames = new Map<number, string[]>();
   readonly defScope = new Map<number, number>();
   readonly innerTypes: string[];
+  /** Statements being segmented, with their inner-node search (innerOf). */
+  readonly innerScope: { start: number; end: number; list: Node[] }[] = [];
 
-  constructor(readonly lang: LanguageId, readonly lines: string[], readonly treeHasError: boolean) {
+  constructor(readonly lang: LanguageId, readonly lines: string[]) {
     const n = lines.length;
     this.t = grammarTable(lang);
     this.kind = new Uint8Array(n).fill(LineKind.Code);
@@ -121,7 +125,46 @@ class Analyzer {
   /** Whether a multi-line statement may hold an `inner` node (see INNER_TOKENS). */
   private mayHoldInner(c: Node): boolean {
     const re = INNER_TOKENS[this.lang];
-    return !re || this.treeHasError || re.test(c.text);
+    return !re || re.test(c.text) || c.hasError;
+  }
+
+  /**
+   * `c.descendantsOfType(innerTypes)` (pre-order, so ordered by start), less entries that the
+   * caller skips anyway: `c` itself, and for a statement without an opener in its text, a
+   * single-line keyword token. Inside a statement already searched (innerScope), the answer is
+   * the part of that search strictly inside `c` (nodes that start after `c` starts and before it
+   * ends are its descendants); a node starting where `c` starts is ambiguous (descendant or
+   * ancestor) and then `c` is searched itself.
+   */
+  private innerOf(c: Node): (Node | null)[] {
+    const scope = this.innerScope.length ? this.innerScope[this.innerScope.length - 1] : null;
+    if (scope) {
+      const cs = c.startIndex;
+      const ce = c.endIndex;
+      if (cs >= scope.start && ce <= scope.end) {
+        const list = scope.list;
+        let lo = 0;
+        let hi = list.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (list[mid].startIndex < cs) lo = mid + 1;
+          else hi = mid;
+        }
+        const out: Node[] = [];
+        for (let k = lo; k < list.length; k++) {
+          const x = list[k];
+          if (x.startIndex >= ce) break;
+          if (x.startIndex === cs) {
+            if (x.id !== c.id) return c.descendantsOfType(this.innerTypes);
+            continue;
+          }
+          out.push(x);
+        }
+        return out;
+      }
+    }
+    if (!this.mayHoldInner(c)) return [];
+    return c.descendantsOfType(this.innerTypes);
   }
   private isDecoratorLine(row: number): boolean {
     const re = this.t.decoratorLine;
@@ -579,8 +622,8 @@ class Analyzer {
       const names = declNames(c);
       if (names.length) this.define(s, names, ctx.parent);
     }
-    if (e > s && this.innerTypes.length && this.mayHoldInner(c)) {
-      const found = c.descendantsOfType(this.innerTypes);
+    if (e > s && this.innerTypes.length) {
+      const found = this.innerOf(c);
       const outer: Node[] = [];
       let lastEnd = -1;
       for (const x of found) {
@@ -595,7 +638,10 @@ class Analyzer {
         lastEnd = x.endIndex;
       }
       if (outer.length) {
+        const scoped = !found.includes(null);
+        if (scoped) this.innerScope.push({ start: c.startIndex, end: c.endIndex, list: found as Node[] });
         this.segmented(c, outer, ctx, s0, k);
+        if (scoped) this.innerScope.pop();
         return;
       }
     }
@@ -681,7 +727,7 @@ function linesOf(tree: Tree, lineCount: number): string[] {
 export function analyzeTree(tree: Tree, lang: LanguageId, lineCount: number, lines?: string[]): FileStructure {
   const ls = lines && lines.length === lineCount ? lines : linesOf(tree, lineCount);
   const root = tree.rootNode;
-  const a = new Analyzer(lang, ls, root.hasError);
+  const a = new Analyzer(lang, ls);
   a.walkBlock(root, { parent: -1, floor: -1, inFn: false, ownerParent: -1, caseOwner: false });
   return a.finish(countErrors(tree));
 }

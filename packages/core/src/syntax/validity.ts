@@ -19,8 +19,9 @@ export function errorRows(tree: Tree): number[] {
     if (n.isMissing) { rows.push(n.startPosition.row); continue; }
     if (n.isError) rows.push(n.startPosition.row);
     // `children` (not nextSibling, which skips zero-width MISSING nodes).
+    // (A MISSING node has an error cost, so hasError covers isMissing.)
     for (const k of n.children) {
-      if (k && (k.hasError || k.isMissing)) stack.push(k);
+      if (k && k.hasError) stack.push(k);
     }
   }
   return rows;
