@@ -10,7 +10,7 @@ import { analyzeByIndent, analyzeTree, detectLanguage, errorRows, loadParser, pa
 import type { FileStructure, LanguageId } from '../syntax/types.js';
 import { commentPrefixFor, renderKept } from '../text/elision.js';
 import { dominantCarriageReturn, splitLines } from '../text/lines.js';
-import { lineTokenCosts, loadDefaultTokenCounter, type TokenCounter } from '../text/tokens.js';
+import { loadDefaultTokenCounter, measureTokens, type TokenCounter } from '../text/tokens.js';
 import { type Fitted, fitBudget, type Selection, type SelectionContext } from './budget.js';
 import { REASON_NAMES, Reason } from './reasons.js';
 import { buildRepairIndex } from './repair.js';
@@ -162,8 +162,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const fused = fuseEmissions(rubrics);
 
   const tDecode = performance.now();
-  // One encoding pass gives the exact total and each line's share when the counter can.
-  const measured = counter.lineCosts ? counter.lineCosts(text, lines) : { total: counter.count(text), costs: lineTokenCosts(lines, counter) };
+  const measured = measureTokens(text, lines, counter);
   const originalTokens = measured.total;
   const budget = resolveBudget(options, originalTokens);
   const K = rubrics.heads.length;

@@ -53,7 +53,6 @@ export const approximateCounter: TokenCounter = {
  * text exactly, so the approximation only steers the search.
  */
 export function lineTokenCosts(lines: string[], counter: TokenCounter): Float64Array {
-  if (counter.lineCosts) return counter.lineCosts(lines.join('\n'), lines).costs;
   const costs = new Float64Array(lines.length);
   const cache = new Map<string, number>();
   for (let i = 0; i < lines.length; i++) {
@@ -66,4 +65,10 @@ export function lineTokenCosts(lines: string[], counter: TokenCounter): Float64A
     costs[i] = c;
   }
   return costs;
+}
+
+/** The exact token count of `text` and each line's cost: one pass when the counter can, else per line. */
+export function measureTokens(text: string, lines: string[], counter: TokenCounter): { total: number; costs: Float64Array } {
+  if (counter.lineCosts) return counter.lineCosts(text, lines);
+  return { total: counter.count(text), costs: lineTokenCosts(lines, counter) };
 }
