@@ -27,3 +27,6 @@ export * from './cards/index.js';
 export * from './locate/index.js';
 // Scorers by name ('lexical', 'neural', 'auto').
 export { resolveScorer, registerScorer, availableScorers } from './scorers/registry.js';
+// Agent tool wrapper: an optional `focus` argument prunes a read-file tool's output (fail-open).
+export { withFocus, describePrune, elidedRanges, formatRanges } from './integrations/focus.js';
+export type { FocusArgs, WithFocusOptions } from './integrations/focus.js';
