@@ -163,4 +163,5 @@ for (const file of files) {
 fs.closeSync(fx); fs.closeSync(fy); fi.end();
 if (worker) await worker.terminate();
 console.error(`analyze timeouts: ${timeouts}`);
+if (hung.size) fs.appendFileSync(path.join(work, 'hung_paths.txt'), [...hung].map((k) => k + '\n').join(''));
 fs.writeFileSync(path.join(outDir, 'meta.json'), JSON.stringify({ features: FEATURE_COUNT, version: FEATURE_VERSION, rows: offset }));

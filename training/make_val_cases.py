@@ -17,12 +17,15 @@ ap.add_argument('--per-repo', type=int, default=60)
 args = ap.parse_args()
 rng = random.Random(11)
 out = open(os.path.join(args.work, 'val-cases.jsonl'), 'w')
+# Files whose structure analysis hung in the data builder (build_dataset.mjs logs them) would hang the bench too.
+hung_file = os.path.join(args.work, 'hung_paths.txt')
+hung = set(open(hung_file).read().split()) if os.path.exists(hung_file) else set()
 total = 0
 for repo, split in REPOS:
     if split != 'val':
         continue
     rows = [json.loads(l) for l in open(os.path.join(args.work, 'commits', repo.replace('/', '+') + '.jsonl'))]
-    rows = [r for r in rows if r['n_lines'] <= 3000]
+    rows = [r for r in rows if r['n_lines'] <= 3000 and f"{repo}:{r['path']}" not in hung]
     rng.shuffle(rows)
     for r in rows[:args.per_repo]:
         out.write(json.dumps({'id': f"{repo}::{r['commit'][:10]}::{r['path']}", 'source': 'commit_history', 'repo': repo,

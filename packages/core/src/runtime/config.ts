@@ -23,6 +23,8 @@ export interface RuntimeConfig {
   transitionScale: number;
   /** Weight of the lexical scorer's emissions blended into the neural ones (0 = neural only). */
   lexicalBlend: number;
+  /** Spread of the model's keep probabilities along the file before decoding (0 = raw margins). */
+  spread: number;
 }
 
 function envNumber(name: string, dflt: number): number {
@@ -37,8 +39,9 @@ export const runtimeConfig: RuntimeConfig = {
   cache: true,
   wasmThreads: 0,
   wasmPaths: null,
-  transitionScale: envNumber('CTXPRUNE_NEURAL_TSCALE', 0.1),
+  transitionScale: envNumber('CTXPRUNE_NEURAL_TSCALE', 1),
   lexicalBlend: envNumber('CTXPRUNE_NEURAL_BLEND', 0),
+  spread: envNumber('CTXPRUNE_NEURAL_SPREAD', 1),
 };
 
 export function configureRuntime(patch: Partial<RuntimeConfig>): RuntimeConfig {
