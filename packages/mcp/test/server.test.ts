@@ -226,9 +226,9 @@ describe('ctxprune mcp over stdio', { timeout: 60_000 }, () => {
   });
 });
 
-describe('docs/integrations.md', () => {
-  it('the MCP client configuration in the docs starts a working server', async () => {
-    const md = await readFile(join(repo, 'docs/integrations.md'), 'utf8');
+describe('README: agent integrations', () => {
+  it('the MCP client configuration in the README starts a working server', async () => {
+    const md = await readFile(join(repo, 'README.md'), 'utf8');
     const block = /```json\n([\s\S]*?)```/.exec(md)![1];
     const cfg = JSON.parse(block.replaceAll('/path/to/ctxprune', repo).replaceAll('/path/to/your/repo', root)) as {
       mcpServers: { ctxprune: { command: string; args: string[] } };

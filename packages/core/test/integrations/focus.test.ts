@@ -116,7 +116,7 @@ describe('withFocus', { timeout: 30_000 }, () => {
   it('runs the docs example: a Vercel AI SDK tool() whose execute is the wrapped read', async () => {
     // Same shape as `import { tool } from 'ai'`: tool() returns its definition; the agent calls execute(args, options).
     const tool = <T extends { description: string; inputSchema: z.ZodTypeAny; execute: (args: any, options: any) => Promise<unknown> }>(t: T): T => t;
-    // --- docs/integrations.md example (with `dir` for the project root) ---
+    // --- README (Agent integrations) example (with `dir` for the project root) ---
     const readFileTool = tool({
       description: 'Read a file. Pass `focus` (what you need from it) to get only the lines that matter.',
       inputSchema: z.object({
