@@ -19,6 +19,10 @@ for i in 0 1 2; do node training/build_dataset.mjs --work "$WORK" --shard $i/3 &
 wait
 node training/build_dataset.mjs --fixture packages/core/test/features/fixtures
 OMP_NUM_THREADS=1 $PY training/train.py --work "$WORK" --minutes "$MINUTES" --seed "$SEED"
-$PY training/export.py --work "$WORK" --out models/ctxprune-lamr.onnx --parity packages/core/test/runtime/fixtures
+# Ranking fine-tune (adds a per-line logistic term on the fused margin); the shipped checkpoint.
+OMP_NUM_THREADS=1 $PY training/train.py --work "$WORK" --minutes "${RANK_MINUTES:-15}" --seed $((SEED + 1)) \
+    --init "$WORK/model/best.pt" --w-rank 1.0 --lr 1e-3 --eval-every 200 --out-name rank.pt
+$PY training/export.py --work "$WORK" --checkpoint "$WORK/model/rank.pt" --out models/ctxprune-lamr.onnx \
+    --parity packages/core/test/runtime/fixtures
 npx vitest run packages/core/test/features packages/core/test/runtime
 node packages/core/bin/ctxprune.js bench --cases "$WORK/val-cases.jsonl" --ratio 4 --scorer neural

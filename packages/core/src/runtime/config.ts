@@ -25,6 +25,8 @@ export interface RuntimeConfig {
   lexicalBlend: number;
   /** Spread of the model's keep probabilities along the file before decoding (0 = raw margins). */
   spread: number;
+  /** Pull of the gate toward the semantic rubric (0 = the model's gate, 1 = semantic only). */
+  semanticGate: number;
 }
 
 function envNumber(name: string, dflt: number): number {
@@ -42,6 +44,7 @@ export const runtimeConfig: RuntimeConfig = {
   transitionScale: envNumber('CTXPRUNE_NEURAL_TSCALE', 1),
   lexicalBlend: envNumber('CTXPRUNE_NEURAL_BLEND', 0),
   spread: envNumber('CTXPRUNE_NEURAL_SPREAD', 1),
+  semanticGate: envNumber('CTXPRUNE_NEURAL_SEMGATE', 0),
 };
 
 export function configureRuntime(patch: Partial<RuntimeConfig>): RuntimeConfig {

@@ -175,6 +175,8 @@ export class NeuralScorer implements Scorer {
         for (let i = 0; i < 2 * n; i++) E[i] = (1 - w) * E[i] + w * L[i];
       }
     }
+    const sg = runtimeConfig.semanticGate;
+    if (sg > 0) for (let t = 0; t < n; t++) { gate[2 * t] = sg + (1 - sg) * gate[2 * t]; gate[2 * t + 1] = 1 - gate[2 * t]; }
     const ts = this.transitionScale;
     return {
       n,
