@@ -497,8 +497,12 @@ class Analyzer {
         continue;
       }
     }
-    if (!own && (t.clauses.has(typeOf(node)) || state.cases || typeOf(node) === 'begin')) {
-      if (!(state.cases && segs.length > at)) segs.splice(at, 0, { row, node, body: node });
+    // A clause with no body of its own holds its statements directly (Ruby else, ensure): it is
+    // its own segment — unless it only wraps segments found inside it (`else if`), which are
+    // opened on their own; opening the clause too would walk the chain again at every level
+    // (exponential in the length of an else-if chain).
+    if (!own && segs.length === at && (t.clauses.has(typeOf(node)) || state.cases || typeOf(node) === 'begin')) {
+      segs.splice(at, 0, { row, node, body: node });
     }
   }
 

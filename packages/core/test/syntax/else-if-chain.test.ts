@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/syntax/index.js';
+import { LineKind } from '../../src/syntax/types.js';
+
+/** A long `else if` chain once took time exponential in its length (20 levels: 16 s). */
+describe('else-if chains', () => {
+  for (const lang of ['typescript', 'javascript', 'java', 'c', 'csharp', 'php'] as const) {
+    it(`${lang}: 60 levels analyze in linear time with one companion group`, async () => {
+      const open = lang === 'php' ? '<?php\nfunction f($x) {\n  if ($x == 0) {\n    g(0);\n' : 'void f(int x) {\n  if (x == 0) {\n    g(0);\n';
+      const cond = (i: number) => (lang === 'php' ? `$x == ${i}` : `x == ${i}`);
+      let src = lang === 'typescript' || lang === 'javascript' ? 'function f(x) {\n  if (x == 0) {\n    g(0);\n' : open;
+      if (lang === 'java' || lang === 'csharp') src = 'class A {\n' + src;
+      for (let i = 1; i < 60; i++) src += `  } else if (${cond(i)}) {\n    g(${i});\n`;
+      src += '  }\n}\n' + (lang === 'java' || lang === 'csharp' ? '}\n' : '');
+      const lines = src.split('\n');
+      const t0 = performance.now();
+      const st = await analyze(lines, lang);
+      expect(performance.now() - t0).toBeLessThan(5_000);
+      const ifRow = lines.findIndex((l) => l.trim().startsWith('if ('));
+      const elseRows = lines.flatMap((l, i) => (l.trim().startsWith('} else if') ? [i] : []));
+      expect(elseRows.length).toBe(59);
+      expect(st.kind[ifRow]).toBe(LineKind.ControlHeader);
+      for (const r of elseRows) {
+        expect(st.kind[r]).toBe(LineKind.Clause);
+        expect(st.companionGroup[r]).toBe(ifRow);
+      }
+    });
+  }
+});
