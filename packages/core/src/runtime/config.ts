@@ -55,11 +55,22 @@ export const DEFAULT_MODEL_FILE = 'ctxprune-lamr.onnx';
 
 /** The shipped model: repo-root models/ in Node (relative to dist/runtime/), `<assetBase>models/` in browsers. */
 export function defaultModelLocation(): string | URL {
+  return defaultModelLocations()[0];
+}
+
+/**
+ * Where to look for the shipped model, in order. Node: CTXPRUNE_MODEL, else the repository's
+ * models/ (a checkout), then the copy the build puts in dist/assets/models/ (an installed package).
+ */
+export function defaultModelLocations(): (string | URL)[] {
   if (isNode) {
     const fromEnv = (process as { env?: Record<string, string | undefined> }).env?.CTXPRUNE_MODEL;
-    if (fromEnv) return fromEnv;
-    return new URL(`../../../../models/${DEFAULT_MODEL_FILE}`, import.meta.url);
+    if (fromEnv) return [fromEnv];
+    return [
+      new URL(`../../../../models/${DEFAULT_MODEL_FILE}`, import.meta.url),
+      new URL(`../assets/models/${DEFAULT_MODEL_FILE}`, import.meta.url),
+    ];
   }
   const base = env.assets.assetBase.endsWith('/') ? env.assets.assetBase : `${env.assets.assetBase}/`;
-  return `${base}models/${DEFAULT_MODEL_FILE}`;
+  return [`${base}models/${DEFAULT_MODEL_FILE}`];
 }

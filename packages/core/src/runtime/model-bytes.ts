@@ -4,7 +4,7 @@
  */
 import { env, isNode } from '../config.js';
 import { CtxpruneError } from '../errors.js';
-import { defaultModelLocation, type ModelSource, runtimeConfig } from './config.js';
+import { defaultModelLocations, type ModelSource, runtimeConfig } from './config.js';
 
 export type ProgressCallback = (loaded: number, total: number | null) => void;
 
@@ -13,7 +13,17 @@ const CACHE_NAME = 'ctxprune-models-v1';
 export async function loadModelBytes(source: ModelSource, onProgress?: ProgressCallback, signal?: AbortSignal): Promise<Uint8Array> {
   if (source instanceof Uint8Array) return source;
   if (source instanceof ArrayBuffer) return new Uint8Array(source);
-  const where = source ?? defaultModelLocation();
+  if (source === null) {
+    // The shipped default: the first candidate that exists (checkout, then installed package).
+    const candidates = defaultModelLocations();
+    for (let i = 0; i < candidates.length - 1; i++) {
+      try {
+        return await loadModelBytes(candidates[i], onProgress, signal);
+      } catch { /* try the next place */ }
+    }
+    return loadModelBytes(candidates[candidates.length - 1], onProgress, signal);
+  }
+  const where = source;
   const href = where instanceof URL ? where.href : where;
   try {
     if (isNode && (href.startsWith('file:') || !/^[a-z][a-z0-9+.-]*:/i.test(href))) {
