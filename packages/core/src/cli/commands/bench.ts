@@ -69,12 +69,16 @@ async function speed(cases: BenchCase[], io: CliIo, scorer: Scorer): Promise<voi
 
 export const command: Command = {
   summary: 'gold-line recall, budget compliance, parse validity and speed on benchmark cases',
-  usage: 'ctxprune bench --cases CASES.jsonl --ratio R [--scorer lexical|neural|auto] [--out RESULTS.jsonl] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl]',
+  usage: 'ctxprune bench --cases CASES.jsonl --ratio R [--scorer lexical|neural|auto] [--out RESULTS.jsonl] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl] | --speed [--cases CASES.jsonl]',
   async run(argv, io) {
-    const args = parseArgs(argv, ['suite', ...ABLATION_FLAGS]);
+    const args = parseArgs(argv, ['suite', 'speed', ...ABLATION_FLAGS]);
     const casesPath = stringFlag(args, 'cases') ?? DEFAULT_CASES;
     const scorer = await resolveScorer(stringFlag(args, 'scorer') ?? 'lexical');
     const cases = await readCases(casesPath);
+    if (boolFlag(args, 'speed')) {
+      await speed(cases, io, scorer);
+      return 0;
+    }
     if (boolFlag(args, 'suite')) {
       io.out(`Benchmark: ${cases.length} cases from ${casesPath}, scorer ${scorer.name}, budget counted in o200k_base tokens\n`);
       const runs: [string, PruneAblation][] = [
