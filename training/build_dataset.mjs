@@ -91,7 +91,7 @@ if (opt('fixture')) {
   const out = opt('fixture');
   fs.mkdirSync(out, { recursive: true });
   const fixture = JSON.parse(fs.readFileSync(path.join(out, 'case.json'), 'utf8'));
-  const { feats } = await example(fixture.query, fixture.file_text, fixture.language, fixture.gold_lines, 1);
+  const { feats } = await example(fixture.query, fixture.source, fixture.language, fixture.gold_lines, 1);
   fs.writeFileSync(path.join(out, 'features.f32'), Buffer.from(feats.data.buffer));
   fs.writeFileSync(path.join(out, 'features.json'), JSON.stringify({ n: feats.n, f: feats.f, version: FEATURE_VERSION }));
   console.log(`fixture: ${feats.n} lines × ${feats.f} features`);

@@ -35,7 +35,7 @@ if (casesPath) {
   ({ file_text: text, query, language } = best);
 } else {
   const fx = JSON.parse(fs.readFileSync(path.join(here, '..', 'packages', 'core', 'test', 'features', 'fixtures', 'case.json'), 'utf8'));
-  const base = splitLines(fx.file_text);
+  const base = splitLines(fx.source);
   const out = [];
   while (out.length < 1000) out.push(...base);
   text = out.slice(0, 1000).join('\n');

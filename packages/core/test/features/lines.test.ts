@@ -4,15 +4,15 @@ import { computeLineFeatures, FEATURE_COUNT, FEATURE_NAMES, FEATURE_VERSION, sli
 import { analyze, splitLines } from '../../src/syntax/index.js';
 
 const dir = new URL('./fixtures/', import.meta.url);
-const fixture = JSON.parse(readFileSync(new URL('case.json', dir), 'utf8')) as { query: string; file_text: string; language: 'python' };
+const fixture = JSON.parse(readFileSync(new URL('case.json', dir), 'utf8')) as { query: string; source: string; language: 'python' };
 
 describe('line features', () => {
   it('inference features equal the features the training data builder dumped (parity)', async () => {
     const meta = JSON.parse(readFileSync(new URL('features.json', dir), 'utf8'));
     const buf = readFileSync(new URL('features.f32', dir));
     const dumped = new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4);
-    const lines = splitLines(fixture.file_text);
-    const st = await analyze(fixture.file_text, 'python');
+    const lines = splitLines(fixture.source);
+    const st = await analyze(fixture.source, 'python');
     const f = computeLineFeatures(fixture.query, lines, st, 'python');
     expect(meta.version).toBe(FEATURE_VERSION);
     expect([f.n, f.f]).toEqual([meta.n, meta.f]);
@@ -20,8 +20,8 @@ describe('line features', () => {
   });
 
   it('shape, finiteness and names', async () => {
-    const lines = splitLines(fixture.file_text);
-    const st = await analyze(fixture.file_text, 'python');
+    const lines = splitLines(fixture.source);
+    const st = await analyze(fixture.source, 'python');
     const f = computeLineFeatures(fixture.query, lines, st, 'python');
     expect(FEATURE_NAMES.length).toBe(FEATURE_COUNT);
     expect(f.data.length).toBe(lines.length * FEATURE_COUNT);

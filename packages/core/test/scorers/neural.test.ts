@@ -10,14 +10,14 @@ import { approximateCounter } from '../../src/text/tokens.js';
 
 const modelPath = fileURLToPath(new URL('../../../../models/ctxprune-lamr.onnx', import.meta.url));
 const fixture = JSON.parse(readFileSync(new URL('../features/fixtures/case.json', import.meta.url), 'utf8')) as {
-  query: string; file_text: string; gold_lines: number[];
+  query: string; source: string; gold_lines: number[];
 };
 
 describe.runIf(existsSync(modelPath))('neural scorer (shipped model, WASM)', { timeout: 60_000 }, () => {
   it('emits both rubrics, a normalised gate, CRFs and a document score', async () => {
     const scorer = await NeuralScorer.load({ model: modelPath, backend: 'wasm' });
-    const lines = splitLines(fixture.file_text);
-    const st = await analyze(fixture.file_text, 'python');
+    const lines = splitLines(fixture.source);
+    const st = await analyze(fixture.source, 'python');
     const out = await scorer.score({ query: fixture.query, lines, structure: st, language: 'python' });
     expect(out.n).toBe(lines.length);
     expect(out.scorer).toBe('neural');
@@ -32,7 +32,7 @@ describe.runIf(existsSync(modelPath))('neural scorer (shipped model, WASM)', { t
   });
 
   it('chunked scoring equals whole-file scoring away from chunk seams', async () => {
-    const base = splitLines(fixture.file_text);
+    const base = splitLines(fixture.source);
     const lines: string[] = [];
     while (lines.length < 900) lines.push(...base);
     const text = lines.join('\n');
@@ -49,7 +49,7 @@ describe.runIf(existsSync(modelPath))('neural scorer (shipped model, WASM)', { t
 
   it('prunes through the pipeline within budget, keeping the lines the query is about', async () => {
     const scorer = await NeuralScorer.load({ model: modelPath, backend: 'wasm' });
-    const r = await prune(fixture.file_text, { query: fixture.query, ratio: 3, language: 'python', scorer, tokenCounter: approximateCounter });
+    const r = await prune(fixture.source, { query: fixture.query, ratio: 3, language: 'python', scorer, tokenCounter: approximateCounter });
     expect(r.stats.scorer).toBe('neural');
     expect(r.stats.backend).toBe('wasm');
     expect(r.keptLines.length).toBeGreaterThan(0);
