@@ -1,29 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
-import { shot } from './helpers';
+import { nextTabResult, nudge, openTab, shot, tabSeq, tabView } from './helpers';
 
 /** The cards tab's panel (data-state, data-result-seq, data-selected). */
-const view = (page: Page) => page.getByTestId('cards-view');
-const seqOf = async (page: Page) => Number((await view(page).getAttribute('data-result-seq')) ?? '0');
+const view = (page: Page) => tabView(page, 'cards');
+const seqOf = (page: Page) => tabSeq(page, 'cards');
 const selected = async (page: Page) => ((await view(page).getAttribute('data-selected')) ?? '').split(',').filter(Boolean);
-
-/** Wait until a result newer than `prev` is shown and nothing is running. */
-async function nextCards(page: Page, prev: number): Promise<void> {
-  await expect.poll(() => seqOf(page), { timeout: 60_000 }).toBeGreaterThan(prev);
-  await expect(view(page)).toHaveAttribute('data-state', /^(done|error)$/, { timeout: 60_000 });
-  await expect(page.getByTestId('cards-error')).toHaveCount(0);
-}
-
-async function openCards(page: Page, search = '?tab=cards'): Promise<void> {
-  await page.goto('/' + search);
-  await expect(view(page)).toBeVisible({ timeout: 60_000 });
-  await nextCards(page, 0);
-}
-
-/** Move a range input by `steps` (negative: down) with the keyboard, as a user would. */
-async function nudge(page: Page, testId: string, steps: number): Promise<void> {
-  await page.getByTestId(testId).focus();
-  for (let i = 0; i < Math.abs(steps); i++) await page.keyboard.press(steps < 0 ? 'ArrowLeft' : 'ArrowRight');
-}
+const nextCards = (page: Page, prev: number) => nextTabResult(page, 'cards', prev);
+const openCards = (page: Page, search?: string) => openTab(page, 'cards', search);
 
 const TASK_TEST = 'symbol:tests/test_invoice.py#test_percentage_discount_before_tax_matches_ledger';
 const FAILURE = 'failure:per-line-rounding';

@@ -1,28 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
-import { shot } from './helpers';
+import { nextTabResult, nudge, openTab, shot, tabSeq, tabView } from './helpers';
 
 /** The compaction tab's panel (data-state, data-result-seq, data-kept / -pruned / -evicted). */
-const view = (page: Page) => page.getByTestId('compaction-view');
-const seqOf = async (page: Page) => Number((await view(page).getAttribute('data-result-seq')) ?? '0');
+const view = (page: Page) => tabView(page, 'compaction');
+const seqOf = (page: Page) => tabSeq(page, 'compaction');
 const ids = async (page: Page, what: 'kept' | 'pruned' | 'evicted') =>
   ((await view(page).getAttribute(`data-${what}`)) ?? '').split(',').filter(Boolean);
-
-async function nextCompaction(page: Page, prev: number): Promise<void> {
-  await expect.poll(() => seqOf(page), { timeout: 60_000 }).toBeGreaterThan(prev);
-  await expect(view(page)).toHaveAttribute('data-state', /^(done|error)$/, { timeout: 60_000 });
-  await expect(page.getByTestId('compaction-error')).toHaveCount(0);
-}
-
-async function openCompaction(page: Page, search = '?tab=compaction'): Promise<void> {
-  await page.goto('/' + search);
-  await expect(view(page)).toBeVisible({ timeout: 60_000 });
-  await nextCompaction(page, 0);
-}
-
-async function nudge(page: Page, testId: string, steps: number): Promise<void> {
-  await page.getByTestId(testId).focus();
-  for (let i = 0; i < Math.abs(steps); i++) await page.keyboard.press(steps < 0 ? 'ArrowLeft' : 'ArrowRight');
-}
+const nextCompaction = (page: Page, prev: number) => nextTabResult(page, 'compaction', prev);
+const openCompaction = (page: Page, search?: string) => openTab(page, 'compaction', search);
 
 const tokensAfter = async (page: Page) => Number(await page.getByTestId('cmp-tokens-after').innerText());
 

@@ -69,3 +69,27 @@ export const keptLines = async (page: Page) =>
 /** Length of the pruned text now on the right-hand side. */
 export const outputChars = async (page: Page) =>
   Number((await page.getByTestId('stats').getAttribute('data-output-chars')) ?? '0');
+
+/** A workbench tab's panel (cards, compaction): data-state, data-result-seq and its error box. */
+export const tabView = (page: Page, name: 'cards' | 'compaction') => page.getByTestId(`${name}-view`);
+export const tabSeq = async (page: Page, name: 'cards' | 'compaction') =>
+  Number((await tabView(page, name).getAttribute('data-result-seq')) ?? '0');
+
+/** Wait until the tab shows a result newer than `prev` and nothing is running. */
+export async function nextTabResult(page: Page, name: 'cards' | 'compaction', prev: number): Promise<void> {
+  await expect.poll(() => tabSeq(page, name), { timeout: 60_000 }).toBeGreaterThan(prev);
+  await expect(tabView(page, name)).toHaveAttribute('data-state', /^(done|error)$/, { timeout: 60_000 });
+  await expect(page.getByTestId(`${name}-error`)).toHaveCount(0);
+}
+
+export async function openTab(page: Page, name: 'cards' | 'compaction', search = `?tab=${name}`): Promise<void> {
+  await page.goto('/' + search);
+  await expect(tabView(page, name)).toBeVisible({ timeout: 60_000 });
+  await nextTabResult(page, name, 0);
+}
+
+/** Move a range input by `steps` (negative: down) with the keyboard, as a user would. */
+export async function nudge(page: Page, testId: string, steps: number): Promise<void> {
+  await page.getByTestId(testId).focus();
+  for (let i = 0; i < Math.abs(steps); i++) await page.keyboard.press(steps < 0 ? 'ArrowLeft' : 'ArrowRight');
+}

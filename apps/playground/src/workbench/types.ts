@@ -3,7 +3,7 @@
  * view models it returns: plain, structured-cloneable data shaped for the two tabs.
  */
 import type { AuditReport, CompressionMode, PackDecision, Selector, UnitType } from '@ctxprune/core/cards/index.ts';
-import type { CompactionStrategy, MessageStatus, Role } from '@ctxprune/core/compaction/index.ts';
+import type { BlockDump, CompactionStrategy, MessageStatus, Role } from '@ctxprune/core/compaction/index.ts';
 import type { GroupScore } from '@ctxprune/core/select/types.ts';
 
 export interface CardsParams {
@@ -66,16 +66,8 @@ export interface CardsView {
   audit: AuditReport;
 }
 
-export interface BlockRow {
-  id: string;
-  lines: [number, number];
-  tokens: number;
-  relevance: number | null;
-  redundancy: number | null;
-  mig: number | null;
-  group: string | null;
-  selected: boolean;
-}
+/** A block as the view shows it: the dump's block without its message id (rows sit under their message). */
+export type BlockRow = Omit<BlockDump, 'messageId'>;
 
 export interface MessageRow {
   id: string;
