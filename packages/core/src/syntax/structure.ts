@@ -12,6 +12,7 @@ import { declNames, defNames, importNames } from './names.js';
 import { applySpans, buildUseEdges, isCloserLine, stripCr } from './lexical.js';
 import { endOf, isEmptyNode, isNamedNode, typeOf } from './nodecache.js';
 import { countErrors } from './validity.js';
+import { CtxpruneError } from '../errors.js';
 
 interface Ctx {
   /** Header line of the enclosing block (-1 at top level). */
@@ -72,6 +73,9 @@ function eRow(n: Node): number {
 }
 
 class Analyzer {
+  /** Statements visited so far, and the cap (see analyzeTree). */
+  visits = 0;
+  maxVisits = Number.POSITIVE_INFINITY;
   readonly t: GrammarTable;
   readonly kind: Uint8Array;
   readonly parent: Int32Array;
@@ -204,6 +208,11 @@ class Analyzer {
   }
 
   statement(c: Node, ctx: Ctx, spanStart = -1): void {
+    // A work cap, so that no input can make the analysis hang: past it, callers fall back to
+    // the indentation structure (prune() says so in stats.degraded).
+    if (++this.visits > this.maxVisits) {
+      throw new CtxpruneError('INPUT_TOO_LARGE', `structure analysis stopped after ${this.maxVisits} statements`);
+    }
     const t = this.t;
     const type = typeOf(c);
     if (t.transparent.has(type)) {
@@ -728,10 +737,15 @@ function linesOf(tree: Tree, lineCount: number): string[] {
  * Build the per-line FileStructure of a parsed file. `lines` (the text split on '\n') should be
  * passed when the caller has them; otherwise they are recovered from the tree.
  */
-export function analyzeTree(tree: Tree, lang: LanguageId, lineCount: number, lines?: string[]): FileStructure {
+export function analyzeTree(
+  tree: Tree, lang: LanguageId, lineCount: number, lines?: string[], maxVisits = 16 * lineCount + 10_000,
+): FileStructure {
   const ls = lines && lines.length === lineCount ? lines : linesOf(tree, lineCount);
   const root = tree.rootNode;
   const a = new Analyzer(lang, ls);
+  // Each statement is visited a bounded number of times; 16 per line (plus slack) is far above
+  // anything real code needs and far below a runaway walk.
+  a.maxVisits = maxVisits;
   a.walkBlock(root, { parent: -1, floor: -1, inFn: false, ownerParent: -1, caseOwner: false });
   return a.finish(countErrors(tree));
 }

@@ -27,3 +27,19 @@ describe('else-if chains', () => {
     });
   }
 });
+
+describe('work cap', () => {
+  it('stops a runaway analysis with a typed error instead of hanging', async () => {
+    const { parse } = await import('../../src/syntax/loader.js');
+    const { analyzeTree } = await import('../../src/syntax/structure.js');
+    const src = Array.from({ length: 50 }, (_, i) => `def f${i}():\n    return ${i}\n`).join('');
+    const tree = await parse('python', src);
+    try {
+      const lines = src.split('\n');
+      expect(() => analyzeTree(tree, 'python', lines.length, lines, 10)).toThrow(/structure analysis stopped after 10 statements/);
+      expect(analyzeTree(tree, 'python', lines.length, lines).lineCount).toBe(lines.length);
+    } finally {
+      tree.delete();
+    }
+  });
+});
