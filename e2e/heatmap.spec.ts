@@ -40,9 +40,14 @@ test('each heatmap layer renders on the original side, with a legend and hovers'
   const marker = kept.first();
   const box = await marker.boundingBox();
   expect(box).not.toBeNull();
-  await page.mouse.move(box!.x + 80, box!.y + box!.height / 2);
   const hover = page.locator('.monaco-hover:visible');
-  await expect(hover).toContainText(/Line \d+ — kept/, { timeout: 15_000 });
+  // Monaco shows a hover after the mouse rests on a line; on a busy machine one move can be
+  // missed, so move onto the line again until the hover shows.
+  await expect(async () => {
+    await page.mouse.move(box!.x + 60, box!.y + box!.height / 2);
+    await page.mouse.move(box!.x + 90, box!.y + box!.height / 2, { steps: 4 });
+    await expect(hover).toContainText(/Line \d+ — kept/, { timeout: 4_000 });
+  }).toPass({ timeout: 45_000 });
   await expect(hover).toContainText('semantic');
   await expect(hover).toContainText('dependency');
   await shot(page, info);
