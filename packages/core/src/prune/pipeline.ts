@@ -6,9 +6,9 @@ import { fuseEmissions, rubricMarginals, type RubricEmissions } from '../crf/rub
 import { CtxpruneError } from '../errors.js';
 import { LexicalScorer } from '../scorers/lexical.js';
 import type { Scorer, ScorerOutput } from '../scorers/types.js';
-import { analyzeByIndent, analyzeTree, detectLanguage, errorRows, loadParser, parseLanguageName } from '../syntax/index.js';
+import { analyzeByIndent, analyzeTree, detectLanguage, errorRows, lineCommentPrefix, loadParser, parseLanguageName } from '../syntax/index.js';
 import type { FileStructure, LanguageId } from '../syntax/types.js';
-import { commentPrefixFor, renderKept } from '../text/elision.js';
+import { renderKept } from '../text/elision.js';
 import { dominantCarriageReturn, splitLines } from '../text/lines.js';
 import { loadDefaultTokenCounter, measureTokens, type TokenCounter } from '../text/tokens.js';
 import { type Fitted, fitBudget, type Selection, type SelectionContext } from './budget.js';
@@ -182,7 +182,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
     evidenceLed,
     costs: measured.costs,
     counter,
-    commentPrefix: commentPrefixFor(syn.language),
+    commentPrefix: lineCommentPrefix(syn.language),
     cr: dominantCarriageReturn(lines),
     elision: options.elision ?? 'compact',
     repair: repairOn

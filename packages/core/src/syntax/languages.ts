@@ -180,9 +180,12 @@ export function grammarFileFor(lang: LanguageId): string {
   return GRAMMAR_FILES[lang];
 }
 
-/** Line-comment prefix used when rendering elision markers. */
+/**
+ * Line-comment prefix used when rendering elision markers; an unknown language gets '#'
+ * (shell, YAML, TOML, Makefiles…: the commonest line comment outside the C family).
+ */
 export function lineCommentPrefix(lang: LanguageId | null): string {
-  return lang === 'python' || lang === 'ruby' ? '#' : '//';
+  return lang === null || lang === 'python' || lang === 'ruby' ? '#' : '//';
 }
 
 /** Block comment delimiters, or null where the language has none usable inline. */

@@ -3,19 +3,8 @@
  */
 import type { LanguageId } from './types.js';
 
-/** Split text into lines the way the whole library does: on '\n' only ('\r' stays on the line). */
-export function splitLines(text: string): string[] {
-  return text.split('\n');
-}
-
-/** Line content without a trailing '\r'. */
-export function stripCr(line: string): string {
-  return line.length > 0 && line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line;
-}
-
-export function isBlankLine(line: string): boolean {
-  return stripCr(line).trim().length === 0;
-}
+// One line convention for the whole library (text/lines.ts), under the names the analyzers use.
+export { splitLines, lineBody as stripCr, isBlank as isBlankLine } from '../text/lines.js';
 
 const CLOSER_BRACE = /^[)\]}]+[\s)\]},;]*(\/\/.*|\/\*.*\*\/\s*)?$/;
 const CLOSER_DO_WHILE = /^}\s*while\s*\(.*\)\s*;?\s*(\/\/.*)?$/;

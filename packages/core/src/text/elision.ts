@@ -7,10 +7,6 @@
 export type ElisionStyle = 'compact' | 'verbose';
 import { indentOf, isBlank } from './lines.js';
 
-export function commentPrefixFor(language: string | null): string {
-  return language === 'python' || language === 'ruby' ? '#' : language === null ? '#' : '//';
-}
-
 /** The marker for lines [from, to] (0-based, inclusive) without its newline. */
 export function elisionMarker(
   lines: string[], from: number, to: number, prefix: string, cr: string, nextKept: number, style: ElisionStyle = 'compact',

@@ -8,7 +8,7 @@ export function splitLines(text: string): string[] {
 
 /** The line without a trailing '\r' (for classification, never for output). */
 export function lineBody(line: string): string {
-  return line.endsWith('\r') ? line.slice(0, -1) : line;
+  return line.length > 0 && line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line;
 }
 
 /** '\r' when most lines end with CRLF: elision markers then use the file's own line ending. */

@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CtxpruneError } from '../../src/errors.js';
 import { prune } from '../../src/prune/pipeline.js';
 import type { PruneResult } from '../../src/prune/types.js';
-import { commentPrefixFor, renderKept } from '../../src/text/elision.js';
+import { lineCommentPrefix } from '../../src/syntax/languages.js';
+import { renderKept } from '../../src/text/elision.js';
 import { dominantCarriageReturn, splitLines } from '../../src/text/lines.js';
 import { loadDefaultTokenCounter, type TokenCounter } from '../../src/text/tokens.js';
 
@@ -21,7 +22,7 @@ function expectFaithful(input: string, r: PruneResult, style: 'compact' | 'verbo
   const lines = splitLines(input);
   const keep = new Uint8Array(lines.length);
   for (const l of r.keptLines) keep[l - 1] = 1;
-  const expected = renderKept(lines, keep, commentPrefixFor(r.stats.language), dominantCarriageReturn(lines), style).text;
+  const expected = renderKept(lines, keep, lineCommentPrefix(r.stats.language), dominantCarriageReturn(lines), style).text;
   if (r.text !== '') expect(r.text).toBe(expected);
   expect(r.stats.outputTokens).toBe(counter.count(r.text));
   expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { commentPrefixFor, elisionMarker, renderKept } from '../../src/text/elision.js';
+import { lineCommentPrefix } from '../../src/syntax/languages.js';
+import { elisionMarker, renderKept } from '../../src/text/elision.js';
 import { dominantCarriageReturn, splitLines } from '../../src/text/lines.js';
 import { identifierParts, termsOf } from '../../src/text/identifiers.js';
 
@@ -35,10 +36,11 @@ describe('elision markers', () => {
     expect(renderKept(crlf, Uint8Array.from([1, 0, 1]), '//', '\r').text).toBe('a\r\n// … line 2\r\nc');
   });
   it('picks the comment syntax of the language', () => {
-    expect(commentPrefixFor('python')).toBe('#');
-    expect(commentPrefixFor('ruby')).toBe('#');
-    expect(commentPrefixFor('typescript')).toBe('//');
-    expect(commentPrefixFor('go')).toBe('//');
+    expect(lineCommentPrefix('python')).toBe('#');
+    expect(lineCommentPrefix('ruby')).toBe('#');
+    expect(lineCommentPrefix('typescript')).toBe('//');
+    expect(lineCommentPrefix('go')).toBe('//');
+    expect(lineCommentPrefix(null)).toBe('#');
   });
 });
 
