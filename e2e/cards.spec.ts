@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { nextTabResult, nudge, openTab, shot, tabSeq, tabView } from './helpers';
+import { crossOrigin, nextTabResult, nudge, openTab, recordRequests, shot, tabSeq, tabView } from './helpers';
 
 /** The cards tab's panel (data-state, data-result-seq, data-selected). */
 const view = (page: Page) => tabView(page, 'cards');
@@ -140,17 +140,13 @@ test('tabs are keyboard accessible and named in the URL', async ({ page }, info)
 });
 
 test('the cards tab makes no cross-origin request', async ({ page, context, baseURL }, info) => {
-  const urls = new Set<string>();
-  context.on('request', (r) => urls.add(r.url()));
-  page.on('request', (r) => urls.add(r.url()));
-  page.on('worker', (w) => urls.add(w.url()));
+  const urls = recordRequests(page, context);
   await openCards(page);
   const seq = await seqOf(page);
   await page.getByTestId('selector-mig').check({ force: true });
   await nextCards(page, seq);
   await page.waitForTimeout(300);
-  const origin = new URL(baseURL!).origin;
-  const foreign = [...urls].filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).origin !== origin);
+  const foreign = crossOrigin(urls, baseURL!);
   expect(foreign, `cross-origin requests:\n${foreign.join('\n')}`).toEqual([]);
   // The work ran in the app's own worker, loaded from this origin.
   expect([...urls].some((u) => /workbench\.worker/.test(u))).toBe(true);

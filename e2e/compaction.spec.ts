@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { nextTabResult, nudge, openTab, shot, tabSeq, tabView } from './helpers';
+import { crossOrigin, nextTabResult, nudge, openTab, recordRequests, shot, tabSeq, tabView } from './helpers';
 
 /** The compaction tab's panel (data-state, data-result-seq, data-kept / -pruned / -evicted). */
 const view = (page: Page) => tabView(page, 'compaction');
@@ -123,10 +123,7 @@ test('an evicted output is retrieved by clicking its key', async ({ page }, info
 });
 
 test('the compaction tab makes no cross-origin request', async ({ page, context, baseURL }, info) => {
-  const urls = new Set<string>();
-  context.on('request', (r) => urls.add(r.url()));
-  page.on('request', (r) => urls.add(r.url()));
-  page.on('worker', (w) => urls.add(w.url()));
+  const urls = recordRequests(page, context);
   await openCompaction(page);
   for (const s of ['reactive', 'mig']) {
     const seq = await seqOf(page);
@@ -134,8 +131,7 @@ test('the compaction tab makes no cross-origin request', async ({ page, context,
     await nextCompaction(page, seq);
   }
   await page.waitForTimeout(300);
-  const origin = new URL(baseURL!).origin;
-  const foreign = [...urls].filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).origin !== origin);
+  const foreign = crossOrigin(urls, baseURL!);
   expect(foreign, `cross-origin requests:\n${foreign.join('\n')}`).toEqual([]);
   expect([...urls].some((u) => /workbench\.worker/.test(u))).toBe(true);
   await shot(page, info);

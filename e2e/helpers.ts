@@ -1,4 +1,4 @@
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import { expect, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,4 +92,19 @@ export async function openTab(page: Page, name: 'cards' | 'compaction', search =
 export async function nudge(page: Page, testId: string, steps: number): Promise<void> {
   await page.getByTestId(testId).focus();
   for (let i = 0; i < Math.abs(steps); i++) await page.keyboard.press(steps < 0 ? 'ArrowLeft' : 'ArrowRight');
+}
+
+/** Record every URL the page, its context and its workers request (to check they stay same-origin). */
+export function recordRequests(page: Page, context: BrowserContext): Set<string> {
+  const urls = new Set<string>();
+  context.on('request', (r) => urls.add(r.url()));
+  page.on('request', (r) => urls.add(r.url()));
+  page.on('worker', (w) => urls.add(w.url()));
+  return urls;
+}
+
+/** The recorded URLs that left `baseURL`'s origin (data: and blob: URLs stay in the page). */
+export function crossOrigin(urls: Set<string>, baseURL: string): string[] {
+  const origin = new URL(baseURL).origin;
+  return [...urls].filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).origin !== origin);
 }

@@ -1,11 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { nextResult, openPlayground, resultSeq, shot } from './helpers';
+import { crossOrigin, nextResult, openPlayground, recordRequests, resultSeq, shot } from './helpers';
 
 test('no request leaves the page origin', async ({ page, context, baseURL }, info) => {
-  const urls = new Set<string>();
-  context.on('request', (r) => urls.add(r.url()));
-  page.on('request', (r) => urls.add(r.url()));
-  page.on('worker', (w) => urls.add(w.url()));
+  const urls = recordRequests(page, context);
 
   await openPlayground(page);
   // Exercise the other grammars and the tokenizer: switch sample, language and engine.
@@ -20,11 +17,7 @@ test('no request leaves the page origin', async ({ page, context, baseURL }, inf
   await nextResult(page, seq);
   await page.waitForTimeout(500);
 
-  const origin = new URL(baseURL!).origin;
-  const foreign = [...urls].filter((u) => {
-    if (u.startsWith('data:') || u.startsWith('blob:')) return false;
-    return new URL(u).origin !== origin;
-  });
+  const foreign = crossOrigin(urls, baseURL!);
   expect(urls.size).toBeGreaterThan(3);
   expect(foreign, `cross-origin requests:\n${foreign.join('\n')}`).toEqual([]);
   // The grammars and tree-sitter came from this origin.
