@@ -1,7 +1,8 @@
 /**
  * Budget calibration: search the keep bias added to the fused emissions until the decoded,
- * repaired and rendered output fits the token budget. The search steers with per-line token
- * costs (fast); the caller re-counts the final text exactly and tightens if needed.
+ * repaired and rendered output fits the token budget, then spend what is left on the units
+ * (a line with its repair) worth most per token. The search steers with per-line token costs
+ * (fast); the caller re-counts the final text exactly and tightens if needed.
  */
 import { type CrfParams, viterbi } from '../crf/chain.js';
 import { type FileStructure, LineKind } from '../syntax/types.js';
@@ -15,6 +16,12 @@ export interface SelectionContext {
   structure: FileStructure;
   fused: Float64Array;
   fusedCrf: CrfParams;
+  /**
+   * Per line: what keeping it is worth to the reader, in evidence (the packer's value), from
+   * the semantic rubric's keep−prune margin m as exp(2m): the odds, sharpened so the most
+   * confident lines lead.
+   */
+  value: Float64Array;
   /** Per line: 1 when the semantic rubric's weighted keep emission outweighs the dependency one. */
   evidenceLed: Uint8Array;
   costs: Float64Array;
@@ -87,35 +94,108 @@ export function selectAt(ctx: SelectionContext, bias: number, cache: Map<number,
   return complete(ctx, keep, reason, bias, cache);
 }
 
+/** Exponent on a unit's token cost when ranking units by value: see packByValue. */
+const COST_EXPONENT = 0.75;
+/** Units considered by the packer: the most valuable lines not yet kept. */
+const MAX_UNITS = 400;
+
+/** Value per line from the semantic rubric's emissions (SelectionContext.value). */
+export function evidenceValue(semantic: Float64Array): Float64Array {
+  const n = semantic.length >> 1;
+  const v = new Float64Array(n);
+  for (let t = 0; t < n; t++) v[t] = Math.exp(Math.min(300, 2 * (semantic[2 * t + 1] - semantic[2 * t])));
+  return v;
+}
+
 /**
  * Viterbi keeps whole blocks, so the step from one bias to the next can jump past the budget.
- * Spend what is left line by line: the best-scoring pruned lines (with their repair) that fit.
+ * Spend what is left unit by unit. A unit is a line not yet kept plus the repair closure it
+ * drags in; each step adds the unit with the most value per token it would add (its new lines,
+ * plus the marker it opens or minus the one it closes). A line in a scope already paid for is
+ * cheap, so evidence clusters; a lone line deep in a class pays for its headers and closers.
+ * Value is divided by cost^0.75, not cost: between pure ranking and value per token, because
+ * the scorers' probabilities are not calibrated per token (a long line is not worth less).
+ * Chosen on the training's held-out repositories, not on the benchmark.
  */
-export function fillGreedily(ctx: SelectionContext, sel: Selection, budget: number, cache: Map<number, number>, maxMisses = 48): Selection {
+export function packByValue(ctx: SelectionContext, start: Selection, budget: number, cache: Map<number, number>): Selection {
   const n = ctx.lines.length;
-  const order: number[] = [];
-  // Evidence-led lines only: structure follows them through repair.
+  const st = ctx.structure;
+  const value = ctx.value;
+  const keep = start.keep.slice();
+  const reason = start.reason.slice();
+  const cand: number[] = [];
   for (let t = 0; t < n; t++) {
-    const k = ctx.structure.kind[t];
-    if (!sel.keep[t] && ctx.evidenceLed[t] && k !== LineKind.Blank && k !== LineKind.Closer) order.push(t);
+    const k = st.kind[t];
+    if (!keep[t] && k !== LineKind.Blank && k !== LineKind.Closer) cand.push(t);
   }
-  const margin = (t: number) => ctx.fused[2 * t + 1] - ctx.fused[2 * t];
-  order.sort((a, b) => margin(b) - margin(a));
-  let best = sel;
-  let misses = 0;
-  for (const t of order) {
-    if (best.keep[t]) continue;
-    if (misses >= maxMisses || best.estimatedTokens + ctx.costs[t] > budget) { misses++; if (misses >= maxMisses) break; continue; }
-    const keep = best.keep.slice();
-    const reason = best.reason.slice();
-    keep[t] = 1;
-    reason[t] = ctx.evidenceLed[t] ? Reason.Evidence : Reason.Dependency;
-    // The rest is already closed under repair: only the new line needs closing.
-    const next = complete(ctx, keep, reason, best.bias, cache, [t]);
-    if (next.estimatedTokens <= budget) { best = next; misses = 0; } else misses++;
+  cand.sort((a, b) => value[b] - value[a] || a - b);
+  if (cand.length > MAX_UNITS) cand.length = MAX_UNITS;
+  // Each candidate's unit: the line closed under repair on its own (a superset of what it adds
+  // to any keep set, since repair only adds what is missing).
+  const scratchKeep = new Uint8Array(n);
+  const scratchReason = new Uint8Array(n);
+  const units: { lines: Int32Array; reasons: Uint8Array }[] = [];
+  const added: number[] = [];
+  for (const c of cand) {
+    added.length = 0;
+    added.push(c);
+    scratchKeep[c] = 1;
+    scratchReason[c] = ctx.evidenceLed[c] ? Reason.Evidence : Reason.Dependency;
+    if (ctx.repair) repairKeepSet(scratchKeep, scratchReason, st, ctx.repair, ctx.repairIndex, [c], added);
+    let unitCost = 0;
+    for (const t of added) unitCost += ctx.costs[t];
+    // A unit whose own lines exceed the budget can never join.
+    if (unitCost <= budget) {
+      added.sort((a, b) => a - b);
+      units.push({ lines: Int32Array.from(added), reasons: Uint8Array.from(added, (t) => scratchReason[t]) });
+    }
+    for (const t of added) { scratchKeep[t] = 0; scratchReason[t] = 0; }
   }
-  return best;
+  // Markers at a typical size; complete() and the caller count the real ones.
+  const mid = n >> 1;
+  const markerTokens = markerCost(ctx, cache, mid, Math.min(n - 1, mid + 9));
+  let tokens = 0;
+  for (let t = 0; t < n; t++) {
+    if (keep[t]) tokens += ctx.costs[t];
+    else if (t === 0 || keep[t - 1]) tokens += markerTokens;
+  }
+  const alive = new Uint8Array(units.length).fill(1);
+  for (;;) {
+    let best = -1, bestScore = 0, bestCost = 0;
+    for (let u = 0; u < units.length; u++) {
+      if (!alive[u]) continue;
+      const L = units[u].lines;
+      let gain = 0, cost = 0, fresh = 0;
+      for (let i = 0; i < L.length; i++) {
+        const t = L[i];
+        if (keep[t]) continue;
+        fresh++;
+        gain += value[t];
+        cost += ctx.costs[t];
+        if (i > 0 && L[i - 1] === t - 1 && !keep[t - 1]) continue;
+        // First line of a run of new lines: the run splits a gap (one more marker), trims it
+        // (none), or fills it (one fewer).
+        let e = i;
+        while (e + 1 < L.length && L[e + 1] === L[e] + 1 && !keep[L[e + 1]]) e++;
+        const gapBefore = t > 0 && !keep[t - 1];
+        const gapAfter = L[e] < n - 1 && !keep[L[e] + 1];
+        if (gapBefore && gapAfter) cost += markerTokens;
+        else if (!gapBefore && !gapAfter) cost -= markerTokens;
+      }
+      if (!fresh) { alive[u] = 0; continue; }
+      if (tokens + cost > budget) continue;
+      const score = gain / Math.pow(Math.max(cost, 1), COST_EXPONENT);
+      if (score > bestScore) { best = u; bestScore = score; bestCost = cost; }
+    }
+    if (best < 0) break;
+    const { lines: L, reasons: R } = units[best];
+    for (let i = 0; i < L.length; i++) if (!keep[L[i]]) { keep[L[i]] = 1; reason[L[i]] = R[i]; }
+    alive[best] = 0;
+    tokens += bestCost;
+  }
+  return complete(ctx, keep, reason, start.bias, cache);
 }
+
 /**
  * The largest-bias selection whose estimate fits `budget`, or null when even the all-pruned
  * selection does not. Bisection over the bias; the cost is non-decreasing in it up to ties.
@@ -137,7 +217,7 @@ export function calibrate(ctx: SelectionContext, budget: number, cache: Map<numb
     const s = selectAt(ctx, mid, cache);
     if (s.estimatedTokens <= budget) { best = s; lo = mid; } else hi = mid;
   }
-  return fillGreedily(ctx, best, budget, cache);
+  return packByValue(ctx, best, budget, cache);
 }
 
 export interface Fitted {

@@ -11,7 +11,7 @@ import type { FileStructure, LanguageId } from '../syntax/types.js';
 import { renderKept } from '../text/elision.js';
 import { dominantCarriageReturn, splitLines } from '../text/lines.js';
 import { loadDefaultTokenCounter, measureTokens, type TokenCounter } from '../text/tokens.js';
-import { type Fitted, fitBudget, type Selection, type SelectionContext } from './budget.js';
+import { evidenceValue, type Fitted, fitBudget, type Selection, type SelectionContext } from './budget.js';
 import { REASON_NAMES, Reason } from './reasons.js';
 import { buildRepairIndex } from './repair.js';
 import type { LineInfo, PruneOptions, PruneResult, PruneStats } from './types.js';
@@ -71,7 +71,8 @@ async function outputErrorRows(language: LanguageId, text: string): Promise<numb
 
 /**
  * Fit the budget, then parse the output: where a long statement kept only in part does not
- * parse, keep that statement whole and fit again (at most a few rounds).
+ * parse, keep that statement whole and fit again; if that does not converge in two rounds,
+ * keep no statement in part.
  */
 async function fitVerified(
   ctx: SelectionContext,
@@ -89,7 +90,7 @@ async function fitVerified(
     checkAborted(signal);
     const rows = await outputErrorRows(syn.language, fitted.rendered.text);
     const errors = rows ? rows.length : Number.POSITIVE_INFINITY;
-    if (errors <= inputErrors || !ctx.repair || round >= 3) return { ...fitted, outputErrors: errors };
+    if (errors <= inputErrors || !ctx.repair || round >= 4) return { ...fitted, outputErrors: errors };
     const whole = (ctx.repair.wholeSpans ??= new Uint8Array(st.lineCount));
     let marked = 0;
     const origin = fitted.rendered.origin;
@@ -101,11 +102,12 @@ async function fitVerified(
     for (const row of rows ?? []) {
       for (const r of [row - 1, row, row + 1]) if (r >= 0 && r < origin.length) mark(origin[r]);
     }
-    if (!marked) {
-      // No partial statement near the errors: keep every partially kept statement whole.
-      for (let t = 0; t < st.lineCount; t++) if (fitted.selection.keep[t]) mark(t);
+    if (!marked || round >= 2) {
+      // No partial statement near the errors (an unclosed string reports its error far from
+      // the cut), or marking near them did not converge: no statement is kept in part.
+      if (ctx.repair.maxWholeSpan === Number.POSITIVE_INFINITY) return { ...fitted, outputErrors: errors };
+      ctx.repair.maxWholeSpan = Number.POSITIVE_INFINITY;
     }
-    if (!marked) return { ...fitted, outputErrors: errors };
   }
 }
 
@@ -179,6 +181,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
     structure: st,
     fused,
     fusedCrf: rubrics.fusedCrf,
+    value: evidenceValue(rubrics.heads[0]),
     evidenceLed,
     costs: measured.costs,
     counter,

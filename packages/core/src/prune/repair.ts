@@ -79,6 +79,8 @@ export function repairKeepSet(
   index: RepairIndex,
   /** Lines to close from; default every kept line (pass only new lines when the rest is closed). */
   seeds?: number[],
+  /** When given, every line the closure adds is pushed here. */
+  addedLines?: number[],
 ): number {
   const n = st.lineCount;
   const stack: number[] = [];
@@ -91,6 +93,7 @@ export function repairKeepSet(
     keep[l] = 1;
     reason[l] = why;
     stack.push(l);
+    addedLines?.push(l);
     added++;
     if (!viaChild && index.needsBody[l]) check.push(l);
   };
@@ -98,6 +101,7 @@ export function repairKeepSet(
     for (let x = st.spanEnd[h] + 1; x <= st.blockEnd[h]; x++) if (keep[x] && st.parent[x] === h && isBody(x)) return true;
     return false;
   };
+  const wholeDone = new Set<number>();
   const seedDeps = opts.dependencies;
   if (seeds) stack.push(...seeds);
   else for (let t = 0; t < n; t++) if (keep[t]) stack.push(t);
@@ -112,7 +116,11 @@ export function repairKeepSet(
       if (!opts.syntactic) continue;
       const a = st.spanStart[l], b = st.spanEnd[l];
       if (b - a < opts.maxWholeSpan || index.headerSpan[a] || opts.wholeSpans?.[a]) {
-        for (let x = a; x <= b; x++) add(x, Reason.Repair);
+        // Each line of the span comes back through here: walk the span once, not once a line.
+        if (b > a && !wholeDone.has(a)) {
+          wholeDone.add(a);
+          for (let x = a; x <= b; x++) add(x, Reason.Repair);
+        }
       } else {
         add(a, Reason.Repair);
         add(b, Reason.Repair);

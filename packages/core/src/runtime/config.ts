@@ -23,7 +23,7 @@ export interface RuntimeConfig {
   transitionScale: number;
   /** Weight of the lexical scorer's emissions blended into the neural ones (0 = neural only). */
   lexicalBlend: number;
-  /** Spread of the model's keep probabilities along the file before decoding (0 = raw margins). */
+  /** Spread of the model's keep probabilities along the file before decoding (0 = raw margins, the default since the budget packer clusters evidence itself). */
   spread: number;
   /** Pull of the gate toward the semantic rubric (0 = the model's gate, 1 = semantic only). */
   semanticGate: number;
@@ -43,7 +43,7 @@ export const runtimeConfig: RuntimeConfig = {
   wasmPaths: null,
   transitionScale: envNumber('CTXPRUNE_NEURAL_TSCALE', 1),
   lexicalBlend: envNumber('CTXPRUNE_NEURAL_BLEND', 0),
-  spread: envNumber('CTXPRUNE_NEURAL_SPREAD', 1),
+  spread: envNumber('CTXPRUNE_NEURAL_SPREAD', 0),
   semanticGate: envNumber('CTXPRUNE_NEURAL_SEMGATE', 0),
 };
 

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { crfParams } from '../../src/crf/chain.js';
+import { evidenceValue, packByValue, type Selection, type SelectionContext } from '../../src/prune/budget.js';
+import { Reason } from '../../src/prune/reasons.js';
+import { buildRepairIndex } from '../../src/prune/repair.js';
+import { LineKind as K } from '../../src/syntax/types.js';
+import { handStructure } from './structure-fixture.js';
+
+// 0 def a():
+// 1     x = 1
+// 2     y = 2
+// 3 def b():
+// 4     z = 3
+const LINES = ['def a():', '    x = 1', '    y = 2', 'def b():', '    z = 3'];
+const st = handStructure(5, {
+  kind: [K.DefHeader, K.Code, K.Code, K.DefHeader, K.Code],
+  parent: [-1, 0, 0, -1, 3],
+  blockEnd: { 0: 2, 3: 4 },
+  firstBodyLine: { 0: 1, 3: 4 },
+});
+
+/** Every line costs 4 tokens, every marker 2. */
+function context(value: number[]): SelectionContext {
+  return {
+    lines: LINES,
+    structure: st,
+    fused: new Float64Array(10),
+    fusedCrf: crfParams([0, 0, 0, 0]),
+    value: Float64Array.from(value),
+    evidenceLed: new Uint8Array(5).fill(1),
+    costs: new Float64Array(5).fill(4),
+    counter: { name: 'fixed', count: () => 2 },
+    commentPrefix: '#',
+    cr: '',
+    elision: 'compact',
+    repair: { syntactic: true, dependencies: true, language: 'python', maxWholeSpan: 8, wholeSpans: null },
+    repairIndex: buildRepairIndex(st, LINES, 'python'),
+  };
+}
+
+/** `def a(): x = 1` already decoded. */
+function decoded(): Selection {
+  return { keep: Uint8Array.from([1, 1, 0, 0, 0]), reason: Uint8Array.from([Reason.Repair, Reason.Evidence, 0, 0, 0]), estimatedTokens: 10, bias: 0 };
+}
+
+const kept = (s: Selection) => [...s.keep].flatMap((k, i) => (k ? [i] : []));
+
+describe('packByValue', () => {
+  it('prefers a line in a scope already paid for over a slightly better one that needs its header', () => {
+    // y (value 1) costs 4; z (value 1.2) costs 8 with `def b():`. Per token^0.75: 0.354 vs 0.252.
+    const s = packByValue(context([0, 0, 1, 0, 1.2]), decoded(), 18, new Map());
+    expect(kept(s)).toEqual([0, 1, 2]);
+    expect(s.estimatedTokens).toBe(14); // three lines and the marker for 3–4
+  });
+
+  it('takes the better unit with its repair when it is worth the tokens, and stays within the budget', () => {
+    const s = packByValue(context([0, 0, 1, 0, 3]), decoded(), 18, new Map());
+    expect(kept(s)).toEqual([0, 1, 3, 4]);
+    expect(Array.from(s.reason)).toEqual([Reason.Repair, Reason.Evidence, 0, Reason.Repair, Reason.Evidence]);
+    expect(s.estimatedTokens).toBe(18); // four lines and the marker for line 2
+  });
+
+  it('adds nothing when no unit fits', () => {
+    const s = packByValue(context([0, 0, 1, 0, 3]), decoded(), 13, new Map());
+    expect(kept(s)).toEqual([0, 1]);
+  });
+});
+
+describe('evidenceValue', () => {
+  it('is the squared odds of the semantic keep−prune margin, capped against overflow', () => {
+    const v = evidenceValue(Float64Array.from([0, 0, 0, Math.log(3), 0, 1000]));
+    expect(v[0]).toBe(1);
+    expect(v[1]).toBeCloseTo(9, 12);
+    expect(v[2]).toBe(Math.exp(300));
+  });
+});
