@@ -2,7 +2,9 @@
  * AST-aware repair: close the decoder's keep set under the structure the kept lines need to be
  * read (and, for a file that parsed, to parse): whole statements, enclosing scope headers,
  * closing delimiters, control-flow companions, a body statement for Python blocks, and the
- * imports and definitions that evidence lines use. Pure: masks and structure in, masks out.
+ * imports that evidence lines use. Other definitions they use are the dependency rubric's call
+ * (a definition far away costs its scope's headers and markers; repair would pay that even
+ * when the budget has better use). Pure: masks and structure in, masks out.
  */
 import { type FileStructure, LineKind, type LanguageId } from '../syntax/types.js';
 import { Reason } from './reasons.js';
@@ -10,7 +12,7 @@ import { Reason } from './reasons.js';
 export interface RepairOptions {
   /** Headers, spans, closers, companions, body lines. */
   syntactic: boolean;
-  /** Imports and definitions used by evidence lines. */
+  /** Imports used by evidence lines. */
   dependencies: boolean;
   language: LanguageId | null;
   /**
@@ -111,7 +113,9 @@ export function repairKeepSet(
     while (stack.length) {
       const l = stack.pop()!;
       if (seedDeps && reason[l] === Reason.Evidence) {
-        for (let j = st.useOffsets[l]; j < st.useOffsets[l + 1]; j++) add(st.useTargets[j], Reason.Dependency);
+        for (let j = st.useOffsets[l]; j < st.useOffsets[l + 1]; j++) {
+          if (st.kind[st.useTargets[j]] === LineKind.Import) add(st.useTargets[j], Reason.Dependency);
+        }
       }
       if (!opts.syntactic) continue;
       const a = st.spanStart[l], b = st.spanEnd[l];

@@ -50,6 +50,19 @@ describe('AST-aware repair', () => {
     expect(run([5], { syntactic: false }).kept).toEqual([0, 5]);
   });
 
+  it('a definition an evidence line uses is the dependency rubric\'s call, not repair\'s', () => {
+    const uses = handStructure(9, {
+      kind: [K.Import, K.Blank, K.DefHeader, K.DefHeader, K.ControlHeader, K.Code, K.Clause, K.Code, K.Code],
+      parent: [-1, -1, -1, 2, 3, 4, 3, 6, 3],
+      uses: { 5: [0, 7] },
+    });
+    const keep = new Uint8Array(9);
+    const reason = new Uint8Array(9);
+    keep[5] = 1; reason[5] = Reason.Evidence;
+    repairKeepSet(keep, reason, uses, { syntactic: false, dependencies: true, language: 'python', maxWholeSpan: 8, wholeSpans: null }, buildRepairIndex(uses, PY_LINES, 'python'));
+    expect([...keep].flatMap((k, i) => (k ? [i] : []))).toEqual([0, 5]);
+  });
+
   it('closers and multi-line spans in a brace language', () => {
     // 0 function f(a,
     // 1            b) {
