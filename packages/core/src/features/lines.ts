@@ -28,6 +28,12 @@ export const FEATURE_NAMES = [
   'line_error_word', 'query_error_word', 'error_interaction', 'line_return', 'line_string', 'def_name_in_query',
 ] as const;
 
+/**
+ * The languages the features tell apart (lang_python, lang_tsjs): the model learned only these.
+ * For any other language both flags are 0, an input it never saw; `auto` scores those lexically.
+ */
+export const MODELLED_LANGUAGES: ReadonlySet<LanguageId> = new Set<LanguageId>(['python', 'typescript', 'tsx', 'javascript']);
+
 export const FEATURE_COUNT = FEATURE_NAMES.length;
 
 export interface LineFeatures {
@@ -203,7 +209,7 @@ export function computeLineFeatures(
   }
 
   const isPy = language === 'python' ? 1 : 0;
-  const isTs = language === 'typescript' || language === 'tsx' || language === 'javascript' ? 1 : 0;
+  const isTs = language !== null && language !== 'python' && MODELLED_LANGUAGES.has(language) ? 1 : 0;
   const docQLen = Math.log1p(qSet.size) / 4;
   const docMax = Math.log1p(maxRaw) / 3;
   const docLines = logN / 8;

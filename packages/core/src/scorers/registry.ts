@@ -3,13 +3,14 @@
  * nothing; model-backed scorers register here and load lazily.
  */
 import { CtxpruneError } from '../errors.js';
+import { ModelledLanguagesScorer } from './auto.js';
 import { LexicalScorer } from './lexical.js';
 import { loadDefaultNeuralScorer } from './neural.js';
 import type { Scorer, ScorerInput, ScorerOutput } from './types.js';
 
 export type ScorerName = 'lexical' | 'neural' | 'auto';
 
-/** 'auto': the neural scorer when its model loads, else the lexical one; `scorer` in the output says why. */
+/** 'auto' when the model cannot load: the lexical scorer; `scorer` in the output says why. */
 class LexicalFallbackScorer implements Scorer {
   readonly name = 'auto';
   private readonly lexical = new LexicalScorer();
@@ -24,7 +25,7 @@ const loaders: Record<string, () => Promise<Scorer>> = {
   neural: () => loadDefaultNeuralScorer(),
   auto: async () => {
     try {
-      return await loadDefaultNeuralScorer();
+      return new ModelledLanguagesScorer(await loadDefaultNeuralScorer());
     } catch (e) {
       return new LexicalFallbackScorer(e instanceof Error ? e.message : String(e));
     }

@@ -5,6 +5,7 @@
  */
 import type { AssetConfig, CtxpruneEnv, FetchLike } from '../config.js';
 import type { PruneOptions, PruneResult } from '../prune/types.js';
+import { ModelledLanguagesScorer } from '../scorers/auto.js';
 import type { Scorer } from '../scorers/types.js';
 import type { TokenCounter } from '../text/tokens.js';
 import type {
@@ -144,7 +145,8 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
       if (requested === 'webgpu' && s.backend !== 'webgpu') {
         note = `WebGPU unavailable (${s.fallbackReason ?? 'no adapter'}): the neural scorer ran on WASM.`;
       }
-      return { scorer: s, note };
+      // Auto: the model only for the languages it was trained on; it says when it stood aside.
+      return { scorer: requested === 'auto' ? new ModelledLanguagesScorer(s) : s, note };
     } catch (e) {
       return {
         scorer: 'lexical',

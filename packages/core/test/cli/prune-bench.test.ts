@@ -75,7 +75,7 @@ describe('ctxprune bench', () => {
     }
     expect(rows[0].keptLines).toEqual(expect.arrayContaining(gold));
     const printed = c.out.join('\n');
-    expect(printed).toMatch(/\| lexical \| [01]\.\d{3} \| [01]\.\d{3} \| 100\.0% \| 100\.0% \|/);
+    expect(printed).toMatch(/\| neural \| [01]\.\d{3} \| [01]\.\d{3} \| 100\.0% \| 100\.0% \|/);
   });
 
   it('says how to get cases when the file is missing', async () => {

@@ -63,6 +63,16 @@ describe.runIf(existsSync(modelPath))('neural scorer (shipped model, WASM)', { t
     const a = await resolveScorer('auto');
     expect(a.name).toBe('neural');
   });
+
+  it("'auto' runs the model for the languages it was trained on and the lexical scorer for the rest", async () => {
+    const auto = await resolveScorer('auto');
+    const py = await analyze('x = 1\n', 'python');
+    expect((await auto.score({ query: 'x', lines: ['x = 1', ''], structure: py, language: 'python' })).scorer).toBe('neural');
+    const rs = await analyze('fn main() {}\n', 'rust');
+    const out = await auto.score({ query: 'main', lines: ['fn main() {}', ''], structure: rs, language: 'rust' });
+    expect(out.scorer).toBe('lexical (auto: the model was not trained on rust)');
+    expect(out.backend).toBe('cpu');
+  });
 });
 
 describe("'auto' without a model", { timeout: 60_000 }, () => {

@@ -73,16 +73,19 @@ export const command: Command = {
   async run(argv, io) {
     const args = parseArgs(argv, ['suite', 'speed', ...ABLATION_FLAGS]);
     const casesPath = stringFlag(args, 'cases') ?? DEFAULT_CASES;
-    const scorer = await resolveScorer(stringFlag(args, 'scorer') ?? 'lexical');
+    // The CLI's default: the trained model, or the lexical scorer when it cannot load.
+    const scorer = await resolveScorer(stringFlag(args, 'scorer') ?? 'auto');
+    const name = scorer.name === 'auto' ? 'lexical (neural unavailable)' : scorer.name;
     const cases = await readCases(casesPath);
     if (boolFlag(args, 'speed')) {
       await speed(cases, io, scorer);
       return 0;
     }
     if (boolFlag(args, 'suite')) {
-      io.out(`Benchmark: ${cases.length} cases from ${casesPath}, scorer ${scorer.name}, budget counted in o200k_base tokens\n`);
+      io.out(`Benchmark: ${cases.length} cases from ${casesPath}, scorer ${name}, budget counted in o200k_base tokens\n`);
+      const lexical = scorer.name === 'neural' ? await resolveScorer('lexical') : null;
       const runs: [string, PruneAblation][] = [
-        [`LaMR ${scorer.name} (full)`, {}],
+        [`LaMR ${name} (full)`, {}],
         ['− dependency rubric', { noDependency: true }],
         ['− gate (uniform)', { noGate: true }],
         ['single CRF head (SWE-Pruner style)', { singleHead: true }],
@@ -91,8 +94,10 @@ export const command: Command = {
       for (const ratio of [4, 8]) {
         io.out(`\n${ratio}× (keep ≤ 1/${ratio} of the tokens)\n${SUMMARY_HEADER}`);
         for (const [label, ablation] of runs) io.out(formatSummaryRow(label, summarize(await runCases(cases, ratio, ablation, scorer))));
+        if (lexical) io.out(formatSummaryRow('LaMR lexical scorer (full)', summarize(await runCases(cases, ratio, {}, lexical))));
       }
       await speed(cases, io, scorer);
+      if (lexical) await speed(cases, io, lexical);
       return 0;
     }
     const ratio = numberFlag(args, 'ratio');
@@ -101,7 +106,7 @@ export const command: Command = {
     const outPath = stringFlag(args, 'out');
     if (outPath) await writeFile(outPath, outcomes.map(outcomeLine).join('\n') + '\n');
     const s = summarize(outcomes);
-    io.out(`${s.cases} cases at ${ratio}×\n${SUMMARY_HEADER}\n${formatSummaryRow(scorer.name, s)}`);
+    io.out(`${s.cases} cases at ${ratio}×\n${SUMMARY_HEADER}\n${formatSummaryRow(name, s)}`);
     for (const lang of [...new Set(outcomes.map((o) => o.language ?? '?'))].sort()) {
       io.out(formatSummaryRow(`  ${lang}`, summarize(outcomes.filter((o) => (o.language ?? '?') === lang))));
     }

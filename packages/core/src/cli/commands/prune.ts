@@ -15,7 +15,8 @@ export const command: Command = {
     if (!file) throw new CtxpruneError('INVALID_OPTION', `a FILE is required\nusage: ${this.usage}`);
     const query = stringFlag(args, 'query');
     if (query === undefined) throw new CtxpruneError('INVALID_OPTION', '--query is required');
-    const scorer = await resolveScorer(stringFlag(args, 'scorer') ?? 'lexical');
+    // The trained model by default; `auto` falls back to the lexical scorer and says why.
+    const scorer = await resolveScorer(stringFlag(args, 'scorer') ?? 'auto');
     let text: string;
     try {
       const bytes = await readFile(file);
@@ -39,7 +40,7 @@ export const command: Command = {
       const s = result.stats;
       io.err(
         `ctxprune: ${s.originalTokens} → ${s.outputTokens} tokens (budget ${s.budgetTokens}, ${s.achievedRatio.toFixed(2)}×), ` +
-          `${s.keptLineCount}/${s.totalLines} lines, ${s.language ?? 'unknown language'}, repair ${s.repair}, ${s.ms.toFixed(1)} ms` +
+          `${s.keptLineCount}/${s.totalLines} lines, ${s.language ?? 'unknown language'}, scorer ${s.scorer}, repair ${s.repair}, ${s.ms.toFixed(1)} ms` +
           (s.degraded.length ? `\nnote: ${s.degraded.join('; ')}` : ''),
       );
     }
