@@ -1,5 +1,10 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI is compiled to dist/ by `npm run build` (run by `npm ci` via prepare).
+// A reader that stops early (`ctxprune prune … | head`) closes the pipe: exit quietly, as Unix tools do.
+process.stdout.on('error', (err) => {
+  if (err && err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
 import('../dist/cli/main.js')
   .then((m) => m.main(process.argv.slice(2)))
   .then((code) => { process.exitCode = code ?? 0; })

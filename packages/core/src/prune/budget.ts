@@ -160,6 +160,7 @@ export function packByValue(ctx: SelectionContext, start: Selection, budget: num
     else if (t === 0 || keep[t - 1]) tokens += markerTokens;
   }
   const alive = new Uint8Array(units.length).fill(1);
+  const accepted: number[] = [];
   for (;;) {
     let best = -1, bestScore = 0, bestCost = 0;
     for (let u = 0; u < units.length; u++) {
@@ -191,9 +192,30 @@ export function packByValue(ctx: SelectionContext, start: Selection, budget: num
     const { lines: L, reasons: R } = units[best];
     for (let i = 0; i < L.length; i++) if (!keep[L[i]]) { keep[L[i]] = 1; reason[L[i]] = R[i]; }
     alive[best] = 0;
+    accepted.push(best);
     tokens += bestCost;
   }
-  return complete(ctx, keep, reason, start.bias, cache);
+  const all = complete(ctx, keep, reason, start.bias, cache);
+  if (all.estimatedTokens <= budget) return all;
+  // The running estimate prices markers at a typical size; with the real ones the selection can
+  // overshoot. Keep the longest prefix of the accepted units that fits (none: the start fits).
+  const withFirst = (k: number): Selection => {
+    const kk = start.keep.slice();
+    const rr = start.reason.slice();
+    for (let j = 0; j < k; j++) {
+      const { lines: L, reasons: R } = units[accepted[j]];
+      for (let i = 0; i < L.length; i++) if (!kk[L[i]]) { kk[L[i]] = 1; rr[L[i]] = R[i]; }
+    }
+    return complete(ctx, kk, rr, start.bias, cache);
+  };
+  let lo = 0, hi = accepted.length - 1;
+  let fit: Selection = start;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    const s = withFirst(mid);
+    if (s.estimatedTokens <= budget) { lo = mid; fit = s; } else hi = mid - 1;
+  }
+  return fit;
 }
 
 /**

@@ -83,14 +83,17 @@ async function fitVerified(
   signal: AbortSignal | undefined,
 ): Promise<(Fitted & { outputErrors: number | null }) | null> {
   const st = ctx.structure;
+  let previous: (Fitted & { outputErrors: number | null }) | null = null;
   for (let round = 0; ; round++) {
     const fitted = fitBudget(ctx, budget, cache);
-    if (!fitted) return null;
+    // Keeping statements whole can leave nothing that fits: the last fit, parse errors and all.
+    if (!fitted) return previous;
     if (!syn.parsed || !syn.language) return { ...fitted, outputErrors: null };
     checkAborted(signal);
     const rows = await outputErrorRows(syn.language, fitted.rendered.text);
     const errors = rows ? rows.length : Number.POSITIVE_INFINITY;
     if (errors <= inputErrors || !ctx.repair || round >= 4) return { ...fitted, outputErrors: errors };
+    previous = { ...fitted, outputErrors: errors };
     const whole = (ctx.repair.wholeSpans ??= new Uint8Array(st.lineCount));
     let marked = 0;
     const origin = fitted.rendered.origin;

@@ -19,8 +19,8 @@ const st = handStructure(5, {
   firstBodyLine: { 0: 1, 3: 4 },
 });
 
-/** Every line costs 4 tokens, every marker 2. */
-function context(value: number[]): SelectionContext {
+/** Every line costs 4 tokens, every marker 2 (unless `count` says otherwise). */
+function context(value: number[], count: (text: string) => number = () => 2): SelectionContext {
   return {
     lines: LINES,
     structure: st,
@@ -29,7 +29,7 @@ function context(value: number[]): SelectionContext {
     value: Float64Array.from(value),
     evidenceLed: new Uint8Array(5).fill(1),
     costs: new Float64Array(5).fill(4),
-    counter: { name: 'fixed', count: () => 2 },
+    counter: { name: 'fixed', count },
     commentPrefix: '#',
     cr: '',
     elision: 'compact',
@@ -58,6 +58,16 @@ describe('packByValue', () => {
     expect(kept(s)).toEqual([0, 1, 3, 4]);
     expect(Array.from(s.reason)).toEqual([Reason.Repair, Reason.Evidence, 0, Reason.Repair, Reason.Evidence]);
     expect(s.estimatedTokens).toBe(18); // four lines and the marker for line 2
+  });
+
+  it('drops the last units when the real markers overshoot the running estimate', () => {
+    // `def b(): z = 3` kept. Adding `y` (with `def a():`) is priced at 8 against markers of 2;
+    // the real marker for line 2 costs 10, so line 2 is shown instead (4) and the total, 20, is
+    // over 19: the packer falls back to what it started from.
+    const start: Selection = { keep: Uint8Array.from([0, 0, 0, 1, 1]), reason: Uint8Array.from([0, 0, 0, Reason.Repair, Reason.Evidence]), estimatedTokens: 10, bias: 0 };
+    const s = packByValue(context([0, 0, 1, 0, 0], (m) => (m.includes('line 2') ? 10 : 2)), start, 19, new Map());
+    expect(kept(s)).toEqual([3, 4]);
+    expect(s.estimatedTokens).toBe(10);
   });
 
   it('adds nothing when no unit fits', () => {
