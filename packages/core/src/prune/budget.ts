@@ -31,7 +31,15 @@ export interface SelectionContext {
   elision: ElisionStyle;
   repair: RepairOptions | null;
   repairIndex: RepairIndex;
+  /**
+   * Each packer candidate's unit (the line closed under repair on its own), reused by every
+   * calibration of one prune; whoever changes `repair` clears it.
+   */
+  units: Map<number, Unit>;
 }
+
+/** A line with the repair closure it drags in, sorted, with the reason each line joins for. */
+export interface Unit { lines: Int32Array; reasons: Uint8Array; cost: number }
 
 export interface Selection {
   keep: Uint8Array;
@@ -107,6 +115,38 @@ export function evidenceValue(semantic: Float64Array): Float64Array {
   return v;
 }
 
+/** Scratch masks for unitOf, grown on demand and left all-zero after each use. */
+let scratchKeep = new Uint8Array(0);
+let scratchReason = new Uint8Array(0);
+
+const NO_LINES = new Int32Array(0);
+
+/** The unit of line `c`; one that costs more than `budget` comes back without its lines. */
+function unitOf(ctx: SelectionContext, c: number, budget: number): Unit {
+  let unit = ctx.units.get(c);
+  if (unit && (unit.lines.length || unit.cost > budget)) return unit;
+  const n = ctx.lines.length;
+  if (scratchKeep.length < n) { scratchKeep = new Uint8Array(n); scratchReason = new Uint8Array(n); }
+  const keep = scratchKeep;
+  const reason = scratchReason;
+  const added = [c];
+  keep[c] = 1;
+  reason[c] = ctx.evidenceLed[c] ? Reason.Evidence : Reason.Dependency;
+  if (ctx.repair) repairKeepSet(keep, reason, ctx.structure, ctx.repair, ctx.repairIndex, [c], added);
+  let cost = 0;
+  for (const t of added) cost += ctx.costs[t];
+  if (cost > budget) {
+    // Budgets only shrink within a prune: it will never fit; skip sorting a 900-line span.
+    unit = { lines: NO_LINES, reasons: new Uint8Array(0), cost };
+  } else {
+    const lines = Int32Array.from(added).sort();
+    unit = { lines, reasons: Uint8Array.from(lines, (t) => reason[t]), cost };
+  }
+  for (const t of added) { keep[t] = 0; reason[t] = 0; }
+  ctx.units.set(c, unit);
+  return unit;
+}
+
 /**
  * Viterbi keeps whole blocks, so the step from one bias to the next can jump past the budget.
  * Spend what is left unit by unit. A unit is a line not yet kept plus the repair closure it
@@ -132,24 +172,11 @@ export function packByValue(ctx: SelectionContext, start: Selection, budget: num
   if (cand.length > MAX_UNITS) cand.length = MAX_UNITS;
   // Each candidate's unit: the line closed under repair on its own (a superset of what it adds
   // to any keep set, since repair only adds what is missing).
-  const scratchKeep = new Uint8Array(n);
-  const scratchReason = new Uint8Array(n);
-  const units: { lines: Int32Array; reasons: Uint8Array }[] = [];
-  const added: number[] = [];
+  const units: Unit[] = [];
   for (const c of cand) {
-    added.length = 0;
-    added.push(c);
-    scratchKeep[c] = 1;
-    scratchReason[c] = ctx.evidenceLed[c] ? Reason.Evidence : Reason.Dependency;
-    if (ctx.repair) repairKeepSet(scratchKeep, scratchReason, st, ctx.repair, ctx.repairIndex, [c], added);
-    let unitCost = 0;
-    for (const t of added) unitCost += ctx.costs[t];
+    const unit = unitOf(ctx, c, budget);
     // A unit whose own lines exceed the budget can never join.
-    if (unitCost <= budget) {
-      added.sort((a, b) => a - b);
-      units.push({ lines: Int32Array.from(added), reasons: Uint8Array.from(added, (t) => scratchReason[t]) });
-    }
-    for (const t of added) { scratchKeep[t] = 0; scratchReason[t] = 0; }
+    if (unit.cost <= budget) units.push(unit);
   }
   // Markers at a typical size; complete() and the caller count the real ones.
   const mid = n >> 1;

@@ -105,6 +105,7 @@ async function fitVerified(
     for (const row of rows ?? []) {
       for (const r of [row - 1, row, row + 1]) if (r >= 0 && r < origin.length) mark(origin[r]);
     }
+    ctx.units.clear(); // closures change with the spans kept whole
     if (!marked || round >= 2) {
       // No partial statement near the errors (an unclosed string reports its error far from
       // the cut), or marking near them did not converge: no statement is kept in part.
@@ -214,6 +215,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
       ? { syntactic: true, dependencies: !options.ablation?.noDependency, language: syn.language, maxWholeSpan: MAX_WHOLE_SPAN, wholeSpans: null }
       : null,
     repairIndex: buildRepairIndex(st, lines, syn.language),
+    units: new Map(),
   };
 
   const markerCache = new Map<number, number>();

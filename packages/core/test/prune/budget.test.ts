@@ -35,6 +35,7 @@ function context(value: number[], count: (text: string) => number = () => 2): Se
     elision: 'compact',
     repair: { syntactic: true, dependencies: true, language: 'python', maxWholeSpan: 8, wholeSpans: null },
     repairIndex: buildRepairIndex(st, LINES, 'python'),
+    units: new Map(),
   };
 }
 
