@@ -35,6 +35,31 @@ export function fuseEmissions(r: RubricEmissions, out?: Float64Array): Float64Ar
   return fused;
 }
 
+/**
+ * Per line, 1 when the semantic rubric leads the keep decision: its gate-weighted keep
+ * probability, relative to the most confident line of its head, is at least the dependency
+ * rubrics' (relative, so a head calibrated to sparse labels, which rarely says P > 0.5, is
+ * compared on the same footing as one that says keep for every header).
+ */
+export function leadingRubric(r: RubricEmissions): Uint8Array {
+  const { n, heads, gate } = r;
+  const K = heads.length;
+  const prob = heads.map((E) => {
+    const p = new Float64Array(n);
+    let max = 0;
+    for (let t = 0; t < n; t++) { p[t] = 1 / (1 + Math.exp(E[2 * t] - E[2 * t + 1])); if (p[t] > max) max = p[t]; }
+    if (max > 0) for (let t = 0; t < n; t++) p[t] /= max;
+    return p;
+  });
+  const led = new Uint8Array(n);
+  for (let t = 0; t < n; t++) {
+    let dep = 0;
+    for (let k = 1; k < K; k++) dep += gate[K * t + k] * prob[k][t];
+    led[t] = gate[K * t] * prob[0][t] >= dep ? 1 : 0;
+  }
+  return led;
+}
+
 /** Gate row normalisation from raw logits (softmax per line). */
 export function softmaxRows(logits: Float64Array, K: number): Float64Array {
   const n = logits.length / K;

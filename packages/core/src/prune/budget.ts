@@ -22,7 +22,7 @@ export interface SelectionContext {
    * confident lines lead.
    */
   value: Float64Array;
-  /** Per line: 1 when the semantic rubric's weighted keep emission outweighs the dependency one. */
+  /** Per line: 1 when the semantic rubric leads the keep decision (leadingRubric in crf/rubrics.ts). */
   evidenceLed: Uint8Array;
   costs: Float64Array;
   counter: TokenCounter;

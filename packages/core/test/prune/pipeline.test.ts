@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CtxpruneError } from '../../src/errors.js';
-import { leadingRubric, prune } from '../../src/prune/pipeline.js';
+import { prune } from '../../src/prune/pipeline.js';
 import type { PruneResult } from '../../src/prune/types.js';
 import { lineCommentPrefix } from '../../src/syntax/languages.js';
 import { renderKept } from '../../src/text/elision.js';
@@ -209,19 +209,5 @@ describe('bad input', () => {
     const r = await prune(sample('rate_limiter.py'), { query, ratio: 4, fileName: 'a.py', tokenCounter: counter });
     expect(r.stats.degraded.join(' ')).toMatch(/first 20,000/);
     expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);
-  });
-});
-
-describe('leadingRubric', () => {
-  it('compares the heads relative to their most confident line, gate-weighted', () => {
-    // Semantic P(keep) ≈ 0.018, 0.119 (relative 0.15, 1); dependency 0.88 for both (relative 1, 1).
-    const led = leadingRubric({
-      n: 2,
-      heads: [Float64Array.from([0, -4, 0, -2]), Float64Array.from([0, 2, 0, 2])],
-      gate: Float64Array.from([0.5, 0.5, 0.5, 0.5]),
-      headCrfs: [],
-      fusedCrf: { transitions: [0, 0, 0, 0], start: [0, 0], end: [0, 0] },
-    });
-    expect(Array.from(led)).toEqual([0, 1]);
   });
 });
