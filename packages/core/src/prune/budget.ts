@@ -147,6 +147,12 @@ function unitOf(ctx: SelectionContext, c: number, budget: number): Unit {
   return unit;
 }
 
+/** Keep a unit's lines; lines already kept keep their reason. */
+function addUnit(keep: Uint8Array, reason: Uint8Array, unit: Unit): void {
+  const { lines, reasons } = unit;
+  for (let i = 0; i < lines.length; i++) if (!keep[lines[i]]) { keep[lines[i]] = 1; reason[lines[i]] = reasons[i]; }
+}
+
 /**
  * Viterbi keeps whole blocks, so the step from one bias to the next can jump past the budget.
  * Spend what is left unit by unit. A unit is a line not yet kept plus the repair closure it
@@ -216,8 +222,7 @@ export function packByValue(ctx: SelectionContext, start: Selection, budget: num
       if (score > bestScore) { best = u; bestScore = score; bestCost = cost; }
     }
     if (best < 0) break;
-    const { lines: L, reasons: R } = units[best];
-    for (let i = 0; i < L.length; i++) if (!keep[L[i]]) { keep[L[i]] = 1; reason[L[i]] = R[i]; }
+    addUnit(keep, reason, units[best]);
     alive[best] = 0;
     accepted.push(best);
     tokens += bestCost;
@@ -229,10 +234,7 @@ export function packByValue(ctx: SelectionContext, start: Selection, budget: num
   const withFirst = (k: number): Selection => {
     const kk = start.keep.slice();
     const rr = start.reason.slice();
-    for (let j = 0; j < k; j++) {
-      const { lines: L, reasons: R } = units[accepted[j]];
-      for (let i = 0; i < L.length; i++) if (!kk[L[i]]) { kk[L[i]] = 1; rr[L[i]] = R[i]; }
-    }
+    for (let j = 0; j < k; j++) addUnit(kk, rr, units[accepted[j]]);
     return complete(ctx, kk, rr, start.bias, cache);
   };
   let lo = 0, hi = accepted.length - 1;
