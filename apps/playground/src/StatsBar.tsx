@@ -87,7 +87,7 @@ export function StatsBar({ run, busy, caps, requested, download }: Props) {
           <div className="stat">
             <span className="k">Engine</span>
             <span className="v small" data-testid="engine-ran">
-              {s.scorer} · {s.backend}
+              {s.fallbackReason ? `${s.scorer} (${s.fallbackReason})` : s.scorer} · {s.backend}
             </span>
             <span className="u" title={`tokenizer ${s.tokenizer}`}>
               {s.tokenizer}

@@ -12,6 +12,7 @@ export { loadDefaultTokenCounter, approximateCounter } from './text/tokens.js';
 export type { TokenCounter } from './text/tokens.js';
 export { LexicalScorer } from './scorers/lexical.js';
 export type { Scorer, ScorerInput, ScorerOutput } from './scorers/types.js';
+export { describeScorer } from './scorers/types.js';
 export { viterbi, marginals, crfParams } from './crf/chain.js';
 export type { CrfParams } from './crf/chain.js';
 export { fuseEmissions, RUBRICS } from './crf/rubrics.js';

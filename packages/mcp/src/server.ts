@@ -10,7 +10,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import {
-  buildFileIndex, compact, COMPACTION_STRATEGIES, documentScoreFromScorer, locateFiles, prune, resolveScorer,
+  buildFileIndex, compact, COMPACTION_STRATEGIES, describeScorer, documentScoreFromScorer, locateFiles, prune, resolveScorer,
   validateMessages, type Message, type PruneOptions, type Scorer,
 } from '@ctxprune/core';
 import { readTree } from '@ctxprune/core/node';
@@ -256,7 +256,7 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
           const r = await prune(h.lines.join('\n'), {
             query: `${focus}\n${pattern}`, tokens: perFile, fileName: h.path, scorer: sc,
           });
-          scorerUsed ||= r.stats.scorer;
+          scorerUsed ||= describeScorer(r.stats);
           kept = [...new Set([...r.keptLines, ...h.at])].sort((a, b) => a - b);
         } catch (e) {
           // Fail-open: the hits with a few lines around them, unpruned.

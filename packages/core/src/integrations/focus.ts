@@ -10,7 +10,7 @@
  */
 import { prune } from '../prune/pipeline.js';
 import type { PruneOptions, PruneResult } from '../prune/types.js';
-import type { Scorer } from '../scorers/types.js';
+import { describeScorer, type Scorer } from '../scorers/types.js';
 import type { TokenCounter } from '../text/tokens.js';
 
 /** Per-call fields the wrapped tool accepts next to the original arguments. */
@@ -81,7 +81,7 @@ export function describePrune(r: PruneResult, readHint: string): string {
   const elided = r.stats.totalLines - r.stats.keptLineCount;
   if (elided === 0) return `[ctxprune: nothing elided; ${r.stats.totalLines} lines, ${r.stats.outputTokens} tokens]`;
   return (
-    `[ctxprune: kept ${r.stats.keptLineCount}/${r.stats.totalLines} lines (${r.stats.originalTokens} → ${r.stats.outputTokens} tokens, scorer ${r.stats.scorer}); ` +
+    `[ctxprune: kept ${r.stats.keptLineCount}/${r.stats.totalLines} lines (${r.stats.originalTokens} → ${r.stats.outputTokens} tokens, scorer ${describeScorer(r.stats)}); ` +
     `elided ${elided} lines: ${formatRanges(ranges)}; ${readHint}]`
   );
 }

@@ -264,6 +264,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
       ms: tEnd - t0,
       timings: { syntax: tScore - tSyntax, score: tDecode - tScore, select: tRender - tDecode, explain: tEnd - tRender },
       scorer: scored.scorer,
+      ...(scored.fallbackReason ? { fallbackReason: scored.fallbackReason } : {}),
       backend: scored.backend,
       tokenizer: counter.name,
       language: syn.language,

@@ -66,7 +66,10 @@ export interface PruneStats {
    * select (calibrated decode, repair, render, output parse check), explain (marginals).
    */
   timings: { syntax: number; score: number; select: number; explain: number };
+  /** The scorer that ran: 'lexical' or 'neural' (or a custom scorer's name). */
   scorer: string;
+  /** Why `auto` ran the lexical scorer instead of the model; absent when nothing fell back. */
+  fallbackReason?: string;
   backend: string;
   tokenizer: string;
   language: LanguageId | null;

@@ -18,6 +18,6 @@ export class ModelledLanguagesScorer implements Scorer {
   score(input: ScorerInput): ScorerOutput | Promise<ScorerOutput> {
     if (input.language && MODELLED_LANGUAGES.has(input.language)) return this.neural.score(input);
     const why = input.language ? `the model was not trained on ${input.language}` : 'language unknown';
-    return { ...this.lexical.score(input), scorer: `lexical (auto: ${why})` };
+    return { ...this.lexical.score(input), fallbackReason: why };
   }
 }

@@ -10,13 +10,13 @@ import type { Scorer, ScorerInput, ScorerOutput } from './types.js';
 
 export type ScorerName = 'lexical' | 'neural' | 'auto';
 
-/** 'auto' when the model cannot load: the lexical scorer; `scorer` in the output says why. */
+/** 'auto' when the model cannot load: the lexical scorer; `fallbackReason` in the output says why. */
 class LexicalFallbackScorer implements Scorer {
   readonly name = 'auto';
   private readonly lexical = new LexicalScorer();
   constructor(readonly fallbackReason: string) {}
   score(input: ScorerInput): ScorerOutput {
-    return { ...this.lexical.score(input), scorer: `lexical (auto: neural unavailable: ${this.fallbackReason})` };
+    return { ...this.lexical.score(input), fallbackReason: `neural unavailable: ${this.fallbackReason}` };
   }
 }
 

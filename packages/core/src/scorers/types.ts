@@ -18,8 +18,15 @@ export interface ScorerOutput extends RubricEmissions {
   documentScore: number;
   /** What actually ran, for stats: e.g. 'lexical', 'neural'. */
   scorer: string;
+  /** Set when `auto` ran another scorer than the model, in words: why (e.g. the model did not load). */
+  fallbackReason?: string;
   /** 'cpu' for pure TypeScript, 'wasm' / 'webgpu' for ONNX backends. */
   backend: string;
+}
+
+/** `lexical (auto: the model was not trained on rust)`: what ran and, after a fallback, why. */
+export function describeScorer(s: { scorer: string; fallbackReason?: string }): string {
+  return s.fallbackReason ? `${s.scorer} (auto: ${s.fallbackReason})` : s.scorer;
 }
 
 export interface Scorer {

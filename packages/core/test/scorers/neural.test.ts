@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { prune } from '../../src/prune/pipeline.js';
 import { NeuralScorer } from '../../src/scorers/neural.js';
 import { resolveScorer } from '../../src/scorers/registry.js';
+import { describeScorer } from '../../src/scorers/types.js';
 import { configureRuntime, runtimeConfig } from '../../src/runtime/config.js';
 import { analyze, splitLines } from '../../src/syntax/index.js';
 import { approximateCounter } from '../../src/text/tokens.js';
@@ -70,7 +71,9 @@ describe.runIf(existsSync(modelPath))('neural scorer (shipped model, WASM)', { t
     expect((await auto.score({ query: 'x', lines: ['x = 1', ''], structure: py, language: 'python' })).scorer).toBe('neural');
     const rs = await analyze('fn main() {}\n', 'rust');
     const out = await auto.score({ query: 'main', lines: ['fn main() {}', ''], structure: rs, language: 'rust' });
-    expect(out.scorer).toBe('lexical (auto: the model was not trained on rust)');
+    expect(out.scorer).toBe('lexical');
+    expect(out.fallbackReason).toBe('the model was not trained on rust');
+    expect(describeScorer(out)).toBe('lexical (auto: the model was not trained on rust)');
     expect(out.backend).toBe('cpu');
   });
 });
@@ -89,7 +92,8 @@ describe("'auto' without a model", { timeout: 60_000 }, () => {
       const s = await reg.resolveScorer('auto');
       const st = await analyze('x = 1\n', 'python');
       const out = await s.score({ query: 'x', lines: ['x = 1', ''], structure: st, language: 'python' });
-      expect(out.scorer).toMatch(/^lexical \(auto: neural unavailable: .*nonexistent/);
+      expect(out.scorer).toBe('lexical');
+      expect(out.fallbackReason).toMatch(/^neural unavailable: .*nonexistent/);
       expect(out.backend).toBe('cpu');
     } finally {
       configureRuntime({ model: saved });

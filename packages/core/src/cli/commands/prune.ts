@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { CtxpruneError } from '../../errors.js';
 import { prune } from '../../prune/pipeline.js';
 import { resolveScorer } from '../../scorers/registry.js';
+import { describeScorer } from '../../scorers/types.js';
 import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
 import type { Command } from '../main.js';
 import { ablationFromArgs, ABLATION_FLAGS } from './shared.js';
@@ -40,7 +41,7 @@ export const command: Command = {
       const s = result.stats;
       io.err(
         `ctxprune: ${s.originalTokens} → ${s.outputTokens} tokens (budget ${s.budgetTokens}, ${s.achievedRatio.toFixed(2)}×), ` +
-          `${s.keptLineCount}/${s.totalLines} lines, ${s.language ?? 'unknown language'}, scorer ${s.scorer}, repair ${s.repair}, ${s.ms.toFixed(1)} ms` +
+          `${s.keptLineCount}/${s.totalLines} lines, ${s.language ?? 'unknown language'}, scorer ${describeScorer(s)}, repair ${s.repair}, ${s.ms.toFixed(1)} ms` +
           (s.degraded.length ? `\nnote: ${s.degraded.join('; ')}` : ''),
       );
     }
