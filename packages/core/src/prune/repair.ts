@@ -119,7 +119,10 @@ export function repairKeepSet(
       }
       if (!opts.syntactic) continue;
       const a = st.spanStart[l], b = st.spanEnd[l];
-      if (b - a < opts.maxWholeSpan || index.headerSpan[a] || opts.wholeSpans?.[a]) {
+      // An import list is kept in part from five lines on: each name stands on its own, and a
+      // marker costs about what three names do.
+      const partial = b - a >= (st.kind[a] === LineKind.Import ? Math.min(4, opts.maxWholeSpan) : opts.maxWholeSpan);
+      if (!partial || index.headerSpan[a] || opts.wholeSpans?.[a]) {
         // Each line of the span comes back through here: walk the span once, not once a line.
         if (b > a && !wholeDone.has(a)) {
           wholeDone.add(a);

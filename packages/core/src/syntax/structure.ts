@@ -62,6 +62,15 @@ const IMPORT_LINE: Partial<Record<LanguageId, RegExp>> = {
   php: /^\s*(require|include)(_once)?\b/,
 };
 
+const WORD_CHAR = /[A-Za-z0-9_$]/;
+/** `name` occurs in `line` as a whole identifier. */
+function hasWord(line: string, name: string): boolean {
+  for (let i = line.indexOf(name); i >= 0; i = line.indexOf(name, i + 1)) {
+    if (!WORD_CHAR.test(line[i - 1] ?? ' ') && !WORD_CHAR.test(line[i + name.length] ?? ' ')) return true;
+  }
+  return false;
+}
+
 function sRow(n: Node): number {
   return n.startPosition.row;
 }
@@ -125,6 +134,20 @@ class Analyzer {
     const prev = this.definedNames.get(row);
     if (prev) { for (const x of names) if (!prev.includes(x)) prev.push(x); } else this.definedNames.set(row, [...new Set(names)]);
     if (!this.defScope.has(row)) this.defScope.set(row, scope);
+  }
+  /**
+   * A multi-line import defines each name on the line that lists it, so a use keeps that line
+   * (the list is kept in part) rather than the statement's first line.
+   */
+  private defineImported(s: number, e: number, names: string[], scope: number): void {
+    if (e === s) { this.define(s, names, scope); return; }
+    for (const name of names) {
+      let row = s;
+      for (let r = s; r <= e; r++) {
+        if (hasWord(this.lines[r] ?? '', name)) { row = r; break; }
+      }
+      this.define(row, [name], scope);
+    }
   }
   /** Whether a multi-line statement may hold an `inner` node (see INNER_TOKENS). */
   private mayHoldInner(c: Node): boolean {
@@ -239,7 +262,7 @@ class Analyzer {
       this.claim(s, e, ctx);
       for (let r = s; r <= e; r++) this.setKind(r, LineKind.Import, ctx);
       this.addSpan(s, e);
-      this.define(s, importNames(c.text, this.lang), ctx.parent);
+      this.defineImported(s, e, importNames(c.text, this.lang), ctx.parent);
       return;
     }
     if (t.defs.has(type)) { this.def(c, ctx, spanStart); return; }
@@ -633,7 +656,8 @@ class Analyzer {
     if (!k && importRe && importRe.test(text0) && s === c.startPosition.row) k = LineKind.Import;
     if (!ctx.inFn && (this.t.varDecls.has(typeOf(c)) || k === LineKind.Import) && !this.definedNames.has(s)) {
       const names = declNames(c);
-      if (names.length) this.define(s, names, ctx.parent);
+      if (k === LineKind.Import) this.defineImported(s, e, names, ctx.parent);
+      else this.define(s, names, ctx.parent);
     }
     if (e > s && this.innerTypes.length) {
       const found = this.innerOf(c);

@@ -63,6 +63,29 @@ describe('AST-aware repair', () => {
     expect([...keep].flatMap((k, i) => (k ? [i] : []))).toEqual([0, 5]);
   });
 
+  it('an import list of five lines or more is kept in part: opener, the used name, source', () => {
+    // 0 import {
+    // 1   a,
+    // 2   b,
+    // 3   c,
+    // 4   d,
+    // 5 } from 'x';
+    // 6 use(c);
+    const ts = handStructure(7, {
+      kind: [K.Import, K.Import, K.Import, K.Import, K.Import, K.Import, K.Code],
+      parent: [-1, -1, -1, -1, -1, -1, -1],
+      spans: [[0, 5]],
+      uses: { 6: [3] },
+      language: 'typescript',
+    });
+    const keep = new Uint8Array(7);
+    const reason = new Uint8Array(7);
+    keep[6] = 1; reason[6] = Reason.Evidence;
+    repairKeepSet(keep, reason, ts, { syntactic: true, dependencies: true, language: 'typescript', maxWholeSpan: 8, wholeSpans: null }, buildRepairIndex(ts, [], 'typescript'));
+    expect(Array.from(keep)).toEqual([1, 0, 0, 1, 0, 1, 1]);
+    expect(Array.from(reason)).toEqual([Reason.Repair, 0, 0, Reason.Dependency, 0, Reason.Repair, Reason.Evidence]);
+  });
+
   it('closers and multi-line spans in a brace language', () => {
     // 0 function f(a,
     // 1            b) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeFixture, group, kinds, parents, span, uses } from './helpers.js';
-import { LineKind } from '../../src/syntax/index.js';
+import { analyze, LineKind } from '../../src/syntax/index.js';
 
 describe('analyzeTree: python', async () => {
   const s = await analyzeFixture('sample.py');
@@ -101,10 +101,10 @@ describe('analyzeTree: go', async () => {
     expect(parents(s, [15, 16, 17, 26, 27, 29])).toEqual([14, 12, 16, 25, 26, 28]);
   });
   it('uses', () => {
-    expect(uses(s, 17)).toEqual([2]);
-    expect(uses(s, 27)).toEqual([2, 12]);
+    expect(uses(s, 17)).toEqual([4]);
+    expect(uses(s, 27)).toEqual([3, 12]);
     expect(uses(s, 12)).toEqual([8]);
-    expect(s.definedNames.get(2)).toEqual(['fmt', 'str']);
+    expect([s.definedNames.get(3), s.definedNames.get(4)]).toEqual([['fmt'], ['str']]);
   });
 });
 
@@ -241,5 +241,20 @@ describe('analyzeTree: php', async () => {
   it('uses', () => {
     expect(uses(s, 18)).toEqual([4]);
     expect(uses(s, 10)).toEqual([5]);
+  });
+});
+
+describe('multi-line imports define each name on the line that lists it', () => {
+  it('typescript', async () => {
+    const text = "import {\n  alpha,\n  beta as b,\n} from './x';\nimport { gamma } from './y';\nexport const z = b(alpha) + gamma;\n";
+    const s = await analyze(text, 'typescript');
+    expect([s.definedNames.get(1), s.definedNames.get(2), s.definedNames.get(4)]).toEqual([['alpha'], ['b'], ['gamma']]);
+    expect(uses(s, 5)).toEqual([1, 2, 4]);
+  });
+  it('python', async () => {
+    const text = 'from x import (\n    alpha,\n    beta,\n)\n\nprint(beta)\n';
+    const s = await analyze(text, 'python');
+    expect(uses(s, 5)).toEqual([2]);
+    expect(kinds(s)).toBe('IIIIB.B');
   });
 });
