@@ -3,9 +3,10 @@
  * Features + rubric labels for training, computed by packages/core (the same code the neural
  * scorer runs at inference). Run after `npm run build -w @ctxprune/core`.
  *
- *   node training/build_dataset.mjs --work DIR [--max-lines 640] [--neg 0.12] [--shard i/k]
+ *   node training/build_dataset.mjs --work DIR [--input commits|docs] [--max-lines 640] [--neg 0.12] [--shard i/k]
  *
- * Reads DIR/commits/*.jsonl (training/mine_commits.py) and writes DIR/dataset/<shard>/:
+ * Reads DIR/<input>/*.jsonl (training/mine_commits.py → commits, training/mine_docs.py → docs) and
+ * writes DIR/dataset/<shard>/ (shard<i> for commits, <input>-shard<i> otherwise):
  *   features.f32  row-major float32 [total_lines, F]
  *   labels.u8     [total_lines, 3]: teacher mask, semantic label, dependency label
  *   index.jsonl   one line per example: repo, split, commit, path, offset (rows), n, doc, language
@@ -104,9 +105,10 @@ const maxLines = Number(opt('max-lines', '640'));
 const negShare = Number(opt('neg', '0.12'));
 const [shardI, shardK] = (opt('shard', '0/1')).split('/').map(Number);
 const splits = JSON.parse(opt('splits', '{}'));
-const files = fs.readdirSync(path.join(work, 'commits')).filter((f) => f.endsWith('.jsonl')).sort()
+const input = opt('input', 'commits');
+const files = fs.readdirSync(path.join(work, input)).filter((f) => f.endsWith('.jsonl')).sort()
   .filter((_, i) => i % shardK === shardI);
-const outDir = path.join(work, 'dataset', `shard${shardI}`);
+const outDir = path.join(work, 'dataset', input === 'commits' ? `shard${shardI}` : `${input}-shard${shardI}`);
 fs.mkdirSync(outDir, { recursive: true });
 const fx = fs.openSync(path.join(outDir, 'features.f32'), 'w');
 const fy = fs.openSync(path.join(outDir, 'labels.u8'), 'w');
@@ -115,7 +117,7 @@ let offset = 0;
 const t0 = Date.now();
 
 for (const file of files) {
-  const rows = fs.readFileSync(path.join(work, 'commits', file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const rows = fs.readFileSync(path.join(work, input, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
   const rand = mulberry32(1234 + file.length * 7919 + rows.length);
   let count = 0;
   for (let r = 0; r < rows.length; r++) {
@@ -152,7 +154,7 @@ for (const file of files) {
       fs.writeSync(fy, y);
       fi.write(JSON.stringify({
         repo: c.repo, split: splits[c.repo] ?? 'train', commit: c.commit, path: c.path, language: c.language,
-        offset, n: m, full_n: n, crop: lo, doc: job.doc, neg: job.neg,
+        offset, n: m, full_n: n, crop: lo, doc: job.doc, neg: job.neg, kind: c.kind ?? 'commit',
       }) + '\n');
       offset += m;
       count++;

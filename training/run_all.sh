@@ -1,26 +1,32 @@
 #!/usr/bin/env bash
-# End to end: mine commits -> features + rubric labels (packages/core, Node) -> train -> export -> parity fixture.
+# End to end: mine commits and docstrings/comments -> features + rubric labels (packages/core, Node)
+# -> train -> export -> parity fixture.
 # Needs: the mirrors of training/repos.py fetched under $MIRROR (the library's `fetch`), Debian's
 # python3-torch python3-onnx python3-numpy libopenblas0-pthread, Node 20, and `npm ci` done.
-#   bash training/run_all.sh            (WORK=/work/ctxprune-train MINUTES=25 SEED=7)
+#   bash training/run_all.sh            (WORK=/work/ctxprune-train STEPS=1721 RANK_STEPS=601 SEED=7)
+# Training runs a fixed number of steps (not minutes), so the same seed gives the same model on a
+# busy machine; on this 2-core machine the two runs take about 13 + 5 minutes when it is idle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK=${WORK:-/work/ctxprune-train}
 MIRROR=${MIRROR:-/work/.mirror}
-MINUTES=${MINUTES:-25}
+STEPS=${STEPS:-1721}
+RANK_STEPS=${RANK_STEPS:-601}
 SEED=${SEED:-7}
 PY=/usr/bin/python3
 mkdir -p "$WORK"
 npm run build -w @ctxprune/core
 $PY training/mine_commits.py --mirror "$MIRROR" --out "$WORK" --per-repo 900
+$PY training/mine_docs.py --mirror "$MIRROR" --out "$WORK"
 $PY training/make_val_cases.py --work "$WORK"
 rm -rf "$WORK/dataset"
 for i in 0 1 2; do node training/build_dataset.mjs --work "$WORK" --shard $i/3 & done
+node training/build_dataset.mjs --work "$WORK" --input docs &
 wait
 node training/build_dataset.mjs --fixture packages/core/test/features/fixtures
-OMP_NUM_THREADS=1 $PY training/train.py --work "$WORK" --minutes "$MINUTES" --seed "$SEED"
+OMP_NUM_THREADS=1 $PY training/train.py --work "$WORK" --steps "$STEPS" --seed "$SEED"
 # Ranking fine-tune (adds a per-line logistic term on the fused margin); the shipped checkpoint.
-OMP_NUM_THREADS=1 $PY training/train.py --work "$WORK" --minutes "${RANK_MINUTES:-15}" --seed $((SEED + 1)) \
+OMP_NUM_THREADS=1 $PY training/train.py --work "$WORK" --steps "$RANK_STEPS" --seed $((SEED + 1)) \
     --init "$WORK/model/best.pt" --w-rank 1.0 --lr 1e-3 --eval-every 200 --out-name rank.pt
 $PY training/export.py --work "$WORK" --checkpoint "$WORK/model/rank.pt" --out models/ctxprune-lamr.onnx \
     --parity packages/core/test/runtime/fixtures

@@ -144,6 +144,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--work', default='/work/ctxprune-train')
     ap.add_argument('--minutes', type=float, default=25)
+    ap.add_argument('--steps', type=int, default=None,
+                    help='train exactly this many steps (cosine over them) instead of for --minutes: the same '
+                         'model whatever else the machine is doing')
     ap.add_argument('--seed', type=int, default=7)
     ap.add_argument('--d', type=int, default=64)
     ap.add_argument('--max-lines', type=int, default=384)
@@ -189,12 +192,12 @@ def main():
     os.makedirs(out_dir, exist_ok=True)
     log = {'args': vars(args), 'params': n_params, 'train_examples': len(train), 'val_examples': len(val), 'evals': []}
     t0 = time.time()
-    deadline = t0 + args.minutes * 60
+    deadline = t0 + args.minutes * 60 if args.steps is None else float('inf')
     best = -1.0
     step = 0
     epoch = 0
     # Steps for cosine decay: estimate from the first epoch's speed lazily.
-    total_steps = None
+    total_steps = args.steps
     done = False
     while not done:
         epoch += 1
@@ -206,7 +209,7 @@ def main():
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             opt.step()
             step += 1
-            if step == 50:
+            if step == 50 and args.steps is None:
                 spd = (time.time() - t0) / 50
                 total_steps = int(args.minutes * 60 / spd)
                 print(f'{spd:.2f} s/step -> ~{total_steps} steps', flush=True)
@@ -217,7 +220,7 @@ def main():
             if step % 25 == 0:
                 print(f'step {step} ep {epoch} loss {loss.item():.4f} sem {per[0]:.4f} dep {per[1]:.4f} '
                       f'fused {per[2]:.4f} doc {dl:.3f} {time.time() - t0:.0f}s', flush=True)
-            last = time.time() > deadline
+            last = time.time() > deadline or (args.steps is not None and step >= args.steps)
             if step % args.eval_every == 0 or last:
                 ev = evaluate(model, val, X, Y, cost_idx)
                 score = ev['recall@4'] + ev['recall@8']
