@@ -15,7 +15,8 @@ of make_val_cases.py, which model selection uses.
 
 Usage: /usr/bin/python3 training/mine_docs.py --mirror /work/.mirror --out DIR [--per-repo 360]
 Writes DIR/docs/<owner+name>.jsonl with the fields of mine_commits.py (commit = parent = HEAD)
-plus kind (docstring | comment).
+plus kind (docstring | comment), id and source (the bench's case fields); with --split val, also
+DIR/docs-val-cases.jsonl, all held-out cases in one file for `ctxprune bench --cases`.
 """
 import argparse
 import ast
@@ -197,7 +198,7 @@ def candidates(text: str, lang: str):
         yield from comment_blocks(lines, '//')
 
 
-def mine_repo(repo: str, mirror: str, out_dir: str, per_repo: int, seed: int):
+def mine_repo(repo: str, mirror: str, out_dir: str, per_repo: int, seed: int, per_file: int = 4):
     git_dir = os.path.join(mirror, repo.replace('/', '+'), 'repo')
     head = subprocess.run(['git', '--git-dir', git_dir, 'rev-parse', 'HEAD'], stdout=subprocess.PIPE, check=True).stdout.decode().strip()
     names = subprocess.run(['git', '--git-dir', git_dir, 'ls-tree', '-r', '--name-only', head],
@@ -219,8 +220,8 @@ def mine_repo(repo: str, mirror: str, out_dir: str, per_repo: int, seed: int):
         for kind, query, c_lo, c_hi, (g_lo, g_hi) in candidates(text, lang):
             found[kind].append((query, c_lo, c_hi, g_lo, g_hi))
         for kind, items in found.items():
-            rng.shuffle(items)  # at most four per file and kind: many files, not a few big ones
-            pool[kind] += [(path, lang, text, *it) for it in items[:4]]
+            rng.shuffle(items)  # at most per_file per file and kind: many files, not a few big ones
+            pool[kind] += [(path, lang, text, *it) for it in items[:per_file]]
     blobs.close()
     kept = {}
     with open(os.path.join(out_dir, repo.replace('/', '+') + '.jsonl'), 'w') as f:
@@ -230,7 +231,8 @@ def mine_repo(repo: str, mirror: str, out_dir: str, per_repo: int, seed: int):
             kept[kind] = len(take)
             for path, lang, text, query, c_lo, c_hi, g_lo, g_hi in take:
                 lines = cut(text.split('\n'), c_lo, c_hi)
-                f.write(json.dumps({'repo': repo, 'commit': head, 'parent': head, 'path': path, 'language': lang,
+                f.write(json.dumps({'id': f'{repo}::{path}::{kind}::{g_lo + 1}', 'source': f'docs_{kind}',
+                                    'repo': repo, 'commit': head, 'parent': head, 'path': path, 'language': lang,
                                     'kind': kind, 'query': query, 'gold_lines': list(range(g_lo + 1, g_hi + 2)),
                                     'file_text': '\n'.join(lines), 'n_lines': len(lines)}) + '\n')
     return head, {k: len(v) for k, v in pool.items()}, kept
@@ -242,6 +244,7 @@ def main():
     ap.add_argument('--out', required=True)
     ap.add_argument('--per-repo', type=int, default=360)
     ap.add_argument('--seed', type=int, default=11)
+    ap.add_argument('--per-file', type=int, default=4, help='at most this many examples of each kind per file')
     ap.add_argument('--split', default='train', choices=['train', 'val'])
     args = ap.parse_args()
     out_dir = os.path.join(args.out, 'docs' if args.split == 'train' else 'docs-val')
@@ -251,11 +254,17 @@ def main():
         if split != args.split:
             continue
         assert repo.lower() not in FORBIDDEN, repo
-        head, found, kept = mine_repo(repo, args.mirror, out_dir, args.per_repo, args.seed)
+        head, found, kept = mine_repo(repo, args.mirror, out_dir, args.per_repo, args.seed, args.per_file)
         stats[repo] = {'head': head, 'found': found, 'kept': kept}
         print(f'{repo}@{head[:12]}: found {found}, kept {kept}', file=sys.stderr, flush=True)
     with open(os.path.join(args.out, f'docs_stats_{args.split}.json'), 'w') as f:
         json.dump(stats, f, indent=1)
+    if args.split == 'val':
+        # The held-out cases in one file, in the bench format: ctxprune bench --cases DIR/docs-val-cases.jsonl
+        with open(os.path.join(args.out, 'docs-val-cases.jsonl'), 'w') as f:
+            for name in sorted(os.listdir(out_dir)):
+                with open(os.path.join(out_dir, name)) as part:
+                    f.write(part.read())
 
 
 if __name__ == '__main__':

@@ -18,6 +18,7 @@ mkdir -p "$WORK"
 npm run build -w @ctxprune/core
 $PY training/mine_commits.py --mirror "$MIRROR" --out "$WORK" --per-repo 900
 $PY training/mine_docs.py --mirror "$MIRROR" --out "$WORK"
+$PY training/mine_docs.py --mirror "$MIRROR" --out "$WORK" --split val   # held-out check only
 $PY training/make_val_cases.py --work "$WORK"
 rm -rf "$WORK/dataset"
 for i in 0 1 2; do node training/build_dataset.mjs --work "$WORK" --shard $i/3 & done
@@ -32,3 +33,4 @@ $PY training/export.py --work "$WORK" --checkpoint "$WORK/model/rank.pt" --out m
     --parity packages/core/test/runtime/fixtures
 npx vitest run packages/core/test/features packages/core/test/runtime
 node packages/core/bin/ctxprune.js bench --cases "$WORK/val-cases.jsonl" --ratio 4 --scorer neural
+node packages/core/bin/ctxprune.js bench --cases "$WORK/docs-val-cases.jsonl" --ratio 4 --scorer neural
