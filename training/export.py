@@ -36,7 +36,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--work', default='/work/ctxprune-train')
     ap.add_argument('--out', default=os.path.join(HERE, '..', 'models', 'ctxprune-lamr.onnx'))
-    ap.add_argument('--parity', default=os.path.join(HERE, '..', 'packages', 'core', 'test', 'runtime', 'fixtures'))
+    # Only the shipped model's export writes the parity reference: a candidate's must not replace it.
+    ap.add_argument('--parity', default=None, help='write torch reference outputs here (packages/core/test/runtime/fixtures)')
     ap.add_argument('--features-fixture', default=os.path.join(HERE, '..', 'packages', 'core', 'test', 'features', 'fixtures'))
     ap.add_argument('--d', type=int, default=64)
     ap.add_argument('--checkpoint', default=None)
@@ -81,7 +82,7 @@ def main():
 
     # Torch reference outputs on the committed feature fixture, for the Node parity test.
     fx = os.path.join(args.features_fixture, 'features.f32')
-    if os.path.exists(fx):
+    if args.parity and os.path.exists(fx):
         F = len(names)
         x = torch.from_numpy(np.fromfile(fx, dtype=np.float32).reshape(1, -1, F))
         with torch.no_grad():
