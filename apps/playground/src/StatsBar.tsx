@@ -1,3 +1,4 @@
+import { describeScorer } from '@ctxprune/core/scorers/types.ts';
 import type { EngineChoice, LoadProgress, WorkerCapabilities, WorkerPruneResult } from '@ctxprune/core/worker/protocol.ts';
 import { LANGUAGE_LABELS } from './languages';
 
@@ -87,7 +88,7 @@ export function StatsBar({ run, busy, caps, requested, download }: Props) {
           <div className="stat">
             <span className="k">Engine</span>
             <span className="v small" data-testid="engine-ran">
-              {s.fallbackReason ? `${s.scorer} (${s.fallbackReason})` : s.scorer} · {s.backend}
+              {describeScorer(s)} · {s.backend}
             </span>
             <span className="u" title={`tokenizer ${s.tokenizer}`}>
               {s.tokenizer}
