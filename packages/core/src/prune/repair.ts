@@ -17,10 +17,12 @@ export interface RepairOptions {
   language: LanguageId | null;
   /**
    * Multi-line statements longer than this keep only their first and last lines around the
-   * kept ones (a 90-line docstring or table is not kept whole for one matching line); the
-   * elided middle becomes a marker inside the statement, which parses in every grammar here
-   * for strings, comments and bracketed lists. Spans marked in `wholeSpans` (by their first
-   * line) are kept whole: the pipeline marks those whose partial form failed to parse.
+   * kept ones, and the lines that open and close each bracket around them (FileStructure's
+   * nesting): a 90-line docstring or a 300-line config literal is not kept whole for one
+   * matching line. Each elided run becomes a marker comment inside the statement, which parses
+   * in every grammar here for strings, comments and bracketed lists. Spans marked in
+   * `wholeSpans` (by their first line) are kept whole: the pipeline marks those whose partial
+   * form failed to parse.
    */
   maxWholeSpan: number;
   wholeSpans: Uint8Array | null;
@@ -34,7 +36,10 @@ export interface RepairIndex {
   opener: Int32Array;
   /** 1 for compound-statement heads that cannot stand alone (`try` needs except/catch/finally). */
   needsHandler: Uint8Array;
-  /** 1 at the first line of a span that is (part of) a block header: always kept whole. */
+  /**
+   * 1 at the first line of a span that is (part of) a block header: kept whole when it is short
+   * or its bracket nesting is unknown.
+   */
   headerSpan: Uint8Array;
   /**
    * 1 for headers whose block cannot be empty: every Python block, and brace-less bodies in
@@ -120,9 +125,15 @@ export function repairKeepSet(
       if (!opts.syntactic) continue;
       const a = st.spanStart[l], b = st.spanEnd[l];
       // An import list is kept in part from five lines on: each name stands on its own, and a
-      // marker costs about what three names do.
-      const partial = b - a >= (st.kind[a] === LineKind.Import ? Math.min(4, opts.maxWholeSpan) : opts.maxWholeSpan);
-      if (!partial || index.headerSpan[a] || opts.wholeSpans?.[a]) {
+      // marker costs about what three names do. A long header (decorators, a signature of many
+      // parameters, or a closure's header inside a long literal) is kept in part only where
+      // the bracket nesting is known, since its brackets must close.
+      const partial = b - a >= (st.kind[a] === LineKind.Import ? Math.min(4, opts.maxWholeSpan) : opts.maxWholeSpan) &&
+        (!index.headerSpan[a] || st.source === 'tree-sitter');
+      // The brackets around the line open and close, whole span or not: a closure's header in
+      // a literal needs the literal's brackets, which lie outside its own span.
+      for (let j = st.nestOffsets[l]; j < st.nestOffsets[l + 1]; j++) add(st.nestTargets[j], Reason.Repair);
+      if (!partial || opts.wholeSpans?.[a]) {
         // Each line of the span comes back through here: walk the span once, not once a line.
         if (b > a && !wholeDone.has(a)) {
           wholeDone.add(a);

@@ -2,6 +2,7 @@
  * Grammar-less structure from indentation and line regexes (pure): for unknown languages and
  * inputs too large to parse. Spans are single lines; use edges are lexical.
  */
+import { emptyNesting } from './nesting.js';
 import { LineKind, type FileStructure, type LanguageId, type LineKindValue } from './types.js';
 import { buildUseEdges, isCloserLine, stripCr } from './lexical.js';
 import { importNames } from './names.js';
@@ -154,5 +155,6 @@ export function analyzeByIndent(lines: string[], lang: LanguageId | null): FileS
     useOffsets,
     useTargets,
     definedNames,
+    ...emptyNesting(n),
   };
 }

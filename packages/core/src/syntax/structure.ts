@@ -12,6 +12,7 @@ import { declNames, defNames, importNames } from './names.js';
 import { applySpans, buildUseEdges, isCloserLine, stripCr } from './lexical.js';
 import { endOf, isEmptyNode, isNamedNode, typeOf } from './nodecache.js';
 import { countErrors } from './validity.js';
+import { buildNesting, type Nesting } from './nesting.js';
 import { CtxpruneError } from '../errors.js';
 
 interface Ctx {
@@ -716,7 +717,7 @@ class Analyzer {
 
   // ---- result -----------------------------------------------------------------------------
 
-  finish(errorCount: number): FileStructure {
+  finish(errorCount: number, nestingOf: (spanStart: Int32Array) => Nesting): FileStructure {
     const { lines, kind } = this;
     const n = lines.length;
     for (let i = 0; i < n; i++) {
@@ -745,6 +746,7 @@ class Analyzer {
       useOffsets,
       useTargets,
       definedNames: this.definedNames,
+      ...nestingOf(this.spanStart),
     };
   }
 }
@@ -771,5 +773,5 @@ export function analyzeTree(
   // anything real code needs and far below a runaway walk.
   a.maxVisits = maxVisits;
   a.walkBlock(root, { parent: -1, floor: -1, inFn: false, ownerParent: -1, caseOwner: false });
-  return a.finish(countErrors(tree));
+  return a.finish(countErrors(tree), (spanStart) => buildNesting(root, grammarTable(lang), ls, spanStart));
 }

@@ -82,4 +82,12 @@ export interface FileStructure {
   useTargets: Int32Array;
   /** Names defined on each definition line (for reasons shown to users and for the labeler). */
   definedNames: Map<number, string[]>;
+  /**
+   * Bracket nesting, for keeping a long statement in part (syntax/nesting.ts): keeping line i
+   * needs lines nestTargets[nestOffsets[i] .. nestOffsets[i+1]) — the first and last line of the
+   * innermost multi-line expression around it that starts earlier, and the last line of each one
+   * that starts on it. Empty without a parse tree.
+   */
+  nestOffsets: Int32Array;
+  nestTargets: Int32Array;
 }

@@ -88,6 +88,36 @@ describe('prune on real multi-language samples', () => {
     expect(reasons.has('evidence')).toBe(true);
     expect(reasons.has('repair') || reasons.has('dependency')).toBe(true);
   });
+
+  it('a line deep in a long literal keeps the brackets around it, not the whole literal', async () => {
+    const entries = Array.from({ length: 120 }, (_, i) => `    option${i}: ${i},`);
+    const text = [
+      'export const defaults = {',
+      '  timeouts: {',
+      ...entries.slice(0, 60),
+      '  },',
+      '  retry: {',
+      '    methods: [',
+      "      'GET',",
+      "      'PUT',",
+      '    ],',
+      '    statusCodes: [408, 413, 429],',
+      ...entries.slice(60),
+      '  },',
+      '};',
+      '',
+    ].join('\n');
+    const r = await prune(text, { query: 'retry statusCodes 429', ratio: 8, language: 'typescript', tokenCounter: counter });
+    expectFaithful(text, r);
+    const lines = splitLines(text);
+    const kept = r.keptLines.map((l) => lines[l - 1]);
+    expect(kept).toContain('    statusCodes: [408, 413, 429],');
+    // The brackets that hold it: the literal's, retry's; a kept `methods: [` brings its `],`.
+    for (const l of ['export const defaults = {', '  retry: {', '};']) expect(kept).toContain(l);
+    expect(kept.includes('    methods: [')).toBe(kept.includes('    ],'));
+    expect(r.stats.outputParseOk).toBe(true);
+    expect(r.keptLines.length).toBeLessThan(lines.length / 4);
+  });
 });
 
 describe('budget', () => {

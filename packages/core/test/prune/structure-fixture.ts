@@ -1,5 +1,6 @@
 /** Hand-built FileStructure values for testing repair and budget without a parser. */
 import type { FileStructure, LanguageId } from '../../src/syntax/types.js';
+import { emptyNesting } from '../../src/syntax/nesting.js';
 
 export function handStructure(
   lines: number,
@@ -46,5 +47,6 @@ export function handStructure(
     useOffsets,
     useTargets: Int32Array.from(targets),
     definedNames: new Map(),
+    ...emptyNesting(lines),
   };
 }
