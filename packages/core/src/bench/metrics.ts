@@ -13,6 +13,8 @@ export interface CaseOutcome {
   recall: number;
   allKept: boolean;
   language?: string;
+  /** Recall of the scorer's ranking alone at the same budget (bench/ranking.ts), when measured. */
+  rankingRecall?: number;
 }
 
 export function goldRecall(keptLines: number[], gold: number[]): { recall: number; allKept: boolean } {
@@ -64,3 +66,10 @@ export function formatSummaryRow(label: string, s: BenchSummary): string {
 
 export const SUMMARY_HEADER =
   '| run | recall | all kept | budget ok | parses | ms median | ms p95 |\n|---|---|---|---|---|---|---|';
+
+/** A row with only the recall of the scorers' rankings alone (CaseOutcome.rankingRecall). */
+export function formatRankingRow(label: string, outcomes: CaseOutcome[]): string {
+  const measured = outcomes.filter((o) => o.rankingRecall !== undefined);
+  const recall = measured.reduce((s, o) => s + o.rankingRecall!, 0) / (measured.length || 1);
+  return `| ${label} | ${measured.length ? recall.toFixed(3) : '–'} | – | – | – | – | – |`;
+}

@@ -1,11 +1,21 @@
 /**
  * Bracket nesting inside statements, so that a long statement can be kept in part and still
  * parse: a kept line deep in a 200-line object literal needs the lines that open and close each
- * bracket around it (`retry: {` … `},`), not the whole literal. Pure over the tree; one walk
- * that enters only nodes spanning several lines.
+ * bracket around it (`retry: {` … `},`), not the whole literal.
+ *
+ * The model: a bracketed list (object, array, arguments, parameters, an unwalked block), a
+ * string and a comment are containers whose inner lines may be dropped; each child of a
+ * container is an element, and the lines that hold an element's own tokens (outside the
+ * containers nested in it) are its skeleton, kept all or none: `cond` / `? a` / `: b` of a
+ * ternary, the `{` and `}` lines of an object. A line of an element needs its skeleton and the
+ * line that opens its container, whose element needs its own, up to the statement.
+ * Bodies the structure analysis walked are not containers here: their statements are elements
+ * of their own, and a header's body, closers and clauses are the repair's structure.
+ * Pure over the tree; it descends only into nodes that span several lines.
  */
 import type { Node } from 'web-tree-sitter';
 import type { GrammarTable } from './grammars.js';
+import { endOf, typeOf } from './nodecache.js';
 
 export interface Nesting {
   /** CSR: the lines that keeping line i in part needs are nestTargets[nestOffsets[i] .. nestOffsets[i+1]). */
@@ -18,6 +28,14 @@ export function emptyNesting(lineCount: number): Nesting {
   return { nestOffsets: new Int32Array(lineCount + 1), nestTargets: new Int32Array(0) };
 }
 
+/** Past this depth of nested multi-line nodes a subtree is one element (no runaway recursion). */
+const MAX_DEPTH = 400;
+/** Tokens that open and close a list whose elements may be dropped. */
+const OPEN_TOKENS = new Set(['(', '[', '{', '<']);
+const CLOSE_TOKENS = new Set([')', ']', '}', '>']);
+/** Bracketed nodes that cannot be empty (`if ()`, `f<>()`): their content is skeleton. */
+const NOT_EMPTY = new Set(['parenthesized_expression', 'type_arguments', 'type_parameters']);
+
 function leadingWidth(line: string): number {
   let i = 0;
   while (i < line.length && (line[i] === ' ' || line[i] === '\t')) i++;
@@ -25,79 +43,106 @@ function leadingWidth(line: string): number {
 }
 
 /**
- * For each line: the first and last line of the innermost multi-line expression that holds it
- * and starts on an earlier line (a bracketed literal, argument or parameter list, string,
- * comment, type literal), and the last line of every multi-line expression that starts on it.
- * Statements with bodies (definitions, control statements, closures) are not expressions here:
- * their headers, closers and bodies are the repair's own structure, and the lines of a body are
- * outside every expression around it.
+ * For each line, the lines keeping it needs: the next line of its skeleton (a cycle through the
+ * skeleton, so that closing over it reaches every line) and the line that opens its container.
  */
 export function buildNesting(root: Node, table: GrammarTable, lines: string[], spanStart: Int32Array): Nesting {
   const n = lines.length;
-  const innerStart = new Int32Array(n).fill(-1);
-  const innerEnd = new Int32Array(n).fill(-1);
-  const endsAt = new Map<number, number[]>();
-  const structural = (type: string) =>
-    table.defs.has(type) || table.controls.has(type) || table.clauses.has(type) || table.cases.has(type) ||
-    table.wrappers.has(type) || table.transparent.has(type) || table.inner.has(type);
-  const cursor = root.walk();
-  try {
-    // Per open ancestor: whether it is a statement container (a block under it may be a
-    // body), and its first row.
-    const containers: boolean[] = [true];
-    const starts: number[] = [root.startPosition.row];
-    if (cursor.gotoFirstChild()) {
-      for (;;) {
-        let descend = false;
-        let container = false;
-        let s = -1;
-        if (cursor.nodeIsNamed) {
-          const sp = cursor.startPosition;
-          s = sp.row;
-          const e = cursor.endPosition.row;
-          if (e > s && s < n) {
-            const type = cursor.nodeType;
-            const last = Math.min(e, n - 1);
-            descend = true;
-            // A block that begins its line (Python) is body from that line on; one that opens
-            // after a header (`) {`), from the next.
-            const from = table.blocks.has(type) ? (sp.column <= leadingWidth(lines[s]) ? s : s + 1) : -1;
-            if (from >= 0 && from <= last && containers[containers.length - 1] &&
-              spanStart[from] !== spanStart[starts[starts.length - 1]]) {
-              // A body the structure analysis walked: its statements have their own spans.
-              // (A method's body in an object literal is not walked: it is one more bracket.)
-              for (let r = from; r <= last; r++) innerStart[r] = -1;
-              container = true;
-            } else if (structural(type)) {
-              container = true;
-            } else {
-              for (let r = s + 1; r <= last; r++) { innerStart[r] = s; innerEnd[r] = last; }
-              let list = endsAt.get(s);
-              if (!list) endsAt.set(s, (list = []));
-              if (!list.includes(last)) list.push(last);
-            }
-          }
-        }
-        if (descend && cursor.gotoFirstChild()) { containers.push(container); starts.push(s); continue; }
-        let done = false;
-        while (!cursor.gotoNextSibling()) {
-          if (containers.length === 1 || !cursor.gotoParent()) { done = true; break; }
-          containers.pop();
-          starts.pop();
-        }
-        if (done) break;
-      }
+  const group = Int32Array.from({ length: n }, (_, i) => i);
+  const find = (x: number): number => {
+    while (group[x] !== x) { group[x] = group[group[x]]; x = group[x]; }
+    return x;
+  };
+  const union = (a: number, b: number) => {
+    if (a >= n || b >= n) return;
+    const ra = find(a), rb = find(b);
+    if (ra !== rb) group[Math.max(ra, rb)] = Math.min(ra, rb);
+  };
+  const opens: (number[] | undefined)[] = new Array(n);
+  const need = (r: number, opener: number) => {
+    if (opener < 0 || r === opener || r >= n) return;
+    const list = opens[r];
+    if (!list) opens[r] = [opener];
+    else if (!list.includes(opener)) list.push(opener);
+  };
+
+  // A line of an import list, like one of a string, needs only the first and last lines.
+  const isText = (type: string) =>
+    table.comments.has(type) || type === 'string' || type === 'template_string' || table.imports.has(type);
+  const bracketed = (type: string, kids: (Node | null)[]) => {
+    const a = kids[0], b = kids[kids.length - 1];
+    return kids.length >= 2 && a !== null && b !== null && !NOT_EMPTY.has(type) &&
+      OPEN_TOKENS.has(typeOf(a)) && CLOSE_TOKENS.has(typeOf(b));
+  };
+  /** A body the structure analysis walked: its first line has a span of its own, not the header's. */
+  const walkedBody = (y: Node, sy: number, ey: number, ownerRow: number) => {
+    const from = y.startPosition.column <= leadingWidth(lines[sy] ?? '') ? sy : sy + 1;
+    return from <= ey && from < n && spanStart[from] !== spanStart[ownerRow];
+  };
+
+  /** A new element `z` of a container opened on line `opener` (-1: a walked body, none). */
+  const element = (z: Node, opener: number, walked: boolean, depth: number) => {
+    const anchor = z.startPosition.row;
+    if (anchor >= n) return;
+    need(anchor, opener);
+    // A bare block statement `{ ... }` in a walked body is walked too (its own line is the owner).
+    visit(z, anchor, walked, depth, walked ? anchor : -1);
+  };
+
+  /** Node `y`, part of the element whose skeleton holds line `anchor`. */
+  const visit = (y: Node, anchor: number, walked: boolean, depth: number, ownerRow: number): void => {
+    const sy = y.startPosition.row;
+    const ey = Math.min(endOf(y).row, n - 1);
+    if (sy >= n) return;
+    if (depth > MAX_DEPTH || (sy === ey && (sy === anchor || ownerRow < 0))) { union(sy, anchor); union(ey, anchor); return; }
+    const type = typeOf(y);
+    if (ownerRow >= 0 && table.blocks.has(type) && walkedBody(y, sy, ey, ownerRow)) {
+      // (A one-line body on its own line, too: Python's `if x:` / `    return x`.)
+      for (const z of y.children) if (z) element(z, -1, true, depth + 1);
+      return;
     }
-  } finally {
-    cursor.delete();
+    if (sy === ey) { union(sy, anchor); return; }
+    if (isText(type)) {
+      union(sy, anchor);
+      union(ey, anchor);
+      for (let r = sy + 1; r < ey; r++) need(r, sy);
+      return;
+    }
+    const kids = y.children;
+    if (bracketed(type, kids)) {
+      union(sy, anchor);
+      union(ey, anchor);
+      for (let i = 1; i < kids.length - 1; i++) { const z = kids[i]; if (z) element(z, sy, false, depth + 1); }
+      return;
+    }
+    if (walked && (table.clauses.has(type) || table.cases.has(type)) && sy !== anchor) {
+      // else / except / case: the repair's companions, not one skeleton with their head.
+      element(y, -1, true, depth + 1);
+      return;
+    }
+    for (const z of kids) if (z) visit(z, anchor, walked, depth + 1, sy);
+  };
+
+  for (const z of root.children) if (z) element(z, -1, true, 0);
+
+  // Each skeleton as a cycle in line order, then the container openers.
+  const next = new Int32Array(n).fill(-1);
+  const first = new Int32Array(n).fill(-1);
+  const last = new Int32Array(n).fill(-1);
+  for (let r = 0; r < n; r++) {
+    const g = find(r);
+    if (first[g] < 0) first[g] = r;
+    else next[last[g]] = r;
+    last[g] = r;
   }
+  for (let r = 0; r < n; r++) if (next[r] < 0 && first[find(r)] !== r) next[r] = first[find(r)];
   const nestOffsets = new Int32Array(n + 1);
   const targets: number[] = [];
   for (let r = 0; r < n; r++) {
     nestOffsets[r] = targets.length;
-    if (innerStart[r] >= 0) targets.push(innerStart[r], innerEnd[r]);
-    const ends = endsAt.get(r);
-    if (ends) for (const e of ends) if (e !== r && e !== innerEnd[r]) targets.push(e);
+    if (next[r] >= 0) targets.push(next[r]);
+    const o = opens[r];
+    if (o) for (const x of o) targets.push(x);
   }
   nestOffsets[n] = targets.length;
   return { nestOffsets, nestTargets: Int32Array.from(targets) };

@@ -2,9 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/syntax/index.js';
 import type { FileStructure } from '../../src/syntax/types.js';
 
-/** 1-based line → the 1-based lines that keeping it in part needs. */
-const nest = (s: FileStructure, line: number) =>
-  Array.from(s.nestTargets.slice(s.nestOffsets[line - 1], s.nestOffsets[line]), (t) => t + 1);
+/** 1-based line → every 1-based line that keeping it in part needs (the closure over the nesting). */
+function needs(s: FileStructure, line: number): number[] {
+  const seen = new Set([line - 1]);
+  const stack = [line - 1];
+  while (stack.length) {
+    const t = stack.pop()!;
+    for (let j = s.nestOffsets[t]; j < s.nestOffsets[t + 1]; j++) {
+      const x = s.nestTargets[j];
+      if (!seen.has(x)) { seen.add(x); stack.push(x); }
+    }
+  }
+  return [...seen].map((t) => t + 1).sort((a, b) => a - b);
+}
 
 describe('bracket nesting (buildNesting)', () => {
   const ts = [
@@ -24,30 +34,36 @@ describe('bracket nesting (buildNesting)', () => {
     /* 14 */ '  },',
     /* 15 */ '};',
     /* 16 */ 'function f(a) {',
-    /* 17 */ '  return a;',
-    /* 18 */ '}',
+    /* 17 */ '  return a',
+    /* 18 */ '    ? g({',
+    /* 19 */ '        x: 1,',
+    /* 20 */ '      })',
+    /* 21 */ '    : b;',
+    /* 22 */ '}',
   ].join('\n');
 
-  it('typescript: each line needs the brackets around it, a line that opens one its close', async () => {
+  it('typescript: a line needs the brackets around it, each with its closing line', async () => {
     const s = await analyze(ts, 'typescript');
-    expect(nest(s, 5)).toEqual([4, 6]);
-    expect(nest(s, 4)).toEqual([2, 7, 6]);
-    expect(nest(s, 2)).toEqual([1, 15, 7]);
-    expect(nest(s, 1)).toEqual([15]);
+    expect(needs(s, 5)).toEqual([1, 2, 4, 5, 6, 7, 15]);
+    expect(needs(s, 3)).toEqual([1, 2, 3, 7, 15]);
+    expect(needs(s, 1)).toEqual([1, 15]);
     // A method's body in an object literal is not a walked block: one more bracket.
-    expect(nest(s, 11)).toEqual([10, 12]);
-    expect(nest(s, 10)).toEqual([9, 13, 12]);
-    expect(nest(s, 9)).toEqual([8, 14, 13]);
+    expect(needs(s, 11)).toEqual([1, 8, 9, 10, 11, 12, 13, 14, 15]);
   });
 
-  it('typescript: the lines of a walked body are outside every bracket', async () => {
+  it('typescript: a ternary is kept all or none; its object in part', async () => {
     const s = await analyze(ts, 'typescript');
-    expect(nest(s, 17)).toEqual([]);
-    expect(nest(s, 18)).toEqual([]);
-    expect(nest(s, 16)).toEqual([]);
+    expect(needs(s, 21)).toEqual([17, 18, 20, 21]);
+    expect(needs(s, 19)).toEqual([17, 18, 19, 20, 21]);
   });
 
-  it('python: call arguments, strings and parameters; body lines have none', async () => {
+  it('typescript: the lines of a walked body stand alone (headers and closers are the repair\'s)', async () => {
+    const s = await analyze(ts, 'typescript');
+    expect(needs(s, 16)).toEqual([16]);
+    expect(needs(s, 22)).toEqual([22]);
+  });
+
+  it('python: parameters, strings and call arguments; clauses are not one skeleton with their head', async () => {
     const py = [
       /* 1 */ 'def f(',
       /* 2 */ '    a,',
@@ -60,15 +76,19 @@ describe('bracket nesting (buildNesting)', () => {
       /* 9 */ '        [1,',
       /* 10 */ '         2],',
       /* 11 */ '    )',
-      /* 12 */ '    return x',
+      /* 12 */ '    if x:',
+      /* 13 */ '        return x',
+      /* 14 */ '    else:',
+      /* 15 */ '        return 0',
     ].join('\n');
     const s = await analyze(py, 'python');
-    expect(nest(s, 2)).toEqual([1, 4]);
-    expect(nest(s, 4)).toEqual([1, 4]);
-    expect(nest(s, 6)).toEqual([5, 7]);
-    expect(nest(s, 10)).toEqual([9, 10]);
-    expect(nest(s, 9)).toEqual([8, 11, 10]);
-    expect(nest(s, 12)).toEqual([]);
+    expect(needs(s, 2)).toEqual([1, 2, 4]);
+    expect(needs(s, 4)).toEqual([1, 4]);
+    expect(needs(s, 6)).toEqual([5, 6, 7]);
+    expect(needs(s, 10)).toEqual([8, 9, 10, 11]);
+    expect(needs(s, 13)).toEqual([13]);
+    expect(needs(s, 12)).toEqual([12]);
+    expect(needs(s, 14)).toEqual([14]);
   });
 
   it('no parse tree: no nesting', async () => {

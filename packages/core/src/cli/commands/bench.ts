@@ -1,27 +1,45 @@
 import { writeFile } from 'node:fs/promises';
 import { type BenchCase, readCases } from '../../bench/cases.js';
-import { type CaseOutcome, formatSummaryRow, goldRecall, summarize, SUMMARY_HEADER } from '../../bench/metrics.js';
+import { type CaseOutcome, formatRankingRow, formatSummaryRow, goldRecall, summarize, SUMMARY_HEADER } from '../../bench/metrics.js';
+import { rankingRecall } from '../../bench/ranking.js';
 import { CtxpruneError } from '../../errors.js';
 import { prune } from '../../prune/pipeline.js';
 import { resolveScorer } from '../../scorers/registry.js';
-import type { Scorer } from '../../scorers/types.js';
+import type { Scorer, ScorerOutput } from '../../scorers/types.js';
 import type { PruneAblation } from '../../prune/types.js';
-import { loadDefaultTokenCounter } from '../../text/tokens.js';
+import { splitLines } from '../../text/lines.js';
+import { loadDefaultTokenCounter, measureTokens } from '../../text/tokens.js';
 import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
 import type { CliIo, Command } from '../main.js';
 import { ablationFromArgs, ABLATION_FLAGS } from './shared.js';
 
 const DEFAULT_CASES = process.env.CTXPRUNE_BENCH_CASES ?? 'data/dev-cases.jsonl';
 
-async function runCases(cases: BenchCase[], ratio: number, ablation: PruneAblation, scorer: Scorer): Promise<CaseOutcome[]> {
+/**
+ * Prune every case. With `ranking`, also the recall of the scorer's ranking alone at the same
+ * budget (bench/ranking.ts), from the very emissions the pipeline decoded.
+ */
+async function runCases(
+  cases: BenchCase[], ratio: number, ablation: PruneAblation, scorer: Scorer, ranking = false,
+): Promise<CaseOutcome[]> {
   const tokenCounter = await loadDefaultTokenCounter();
+  let scored: ScorerOutput | null = null;
+  const capturing: Scorer = { name: scorer.name, score: async (input) => (scored = await scorer.score(input)) };
   const out: CaseOutcome[] = [];
   for (const c of cases) {
     const t0 = performance.now();
-    const r = await prune(c.file_text, { query: c.query, ratio, language: c.language, fileName: c.path, ablation, tokenCounter, scorer });
+    const r = await prune(c.file_text, {
+      query: c.query, ratio, language: c.language, fileName: c.path, ablation, tokenCounter, scorer: ranking ? capturing : scorer,
+    });
     const ms = performance.now() - t0;
     const { recall, allKept } = goldRecall(r.keptLines, c.gold_lines);
+    let rankOnly: number | undefined;
+    if (ranking && scored) {
+      const { costs } = measureTokens(c.file_text, splitLines(c.file_text), tokenCounter);
+      rankOnly = rankingRecall(scored, costs, r.stats.budgetTokens, c.gold_lines);
+    }
     out.push({
+      ...(rankOnly === undefined ? {} : { rankingRecall: rankOnly }),
       id: c.id,
       ratio,
       keptLines: r.keptLines,
@@ -93,7 +111,12 @@ export const command: Command = {
       ];
       for (const ratio of [4, 8]) {
         io.out(`\n${ratio}× (keep ≤ 1/${ratio} of the tokens)\n${SUMMARY_HEADER}`);
-        for (const [label, ablation] of runs) io.out(formatSummaryRow(label, summarize(await runCases(cases, ratio, ablation, scorer))));
+        for (const [label, ablation] of runs) {
+          const full = label.endsWith('(full)');
+          const outcomes = await runCases(cases, ratio, ablation, scorer, full);
+          io.out(formatSummaryRow(label, summarize(outcomes)));
+          if (full) io.out(formatRankingRow(`  its scorer's ranking alone (no markers, decoding or repair)`, outcomes));
+        }
         if (lexical) io.out(formatSummaryRow('LaMR lexical scorer (full)', summarize(await runCases(cases, ratio, {}, lexical))));
       }
       await speed(cases, io, scorer);
