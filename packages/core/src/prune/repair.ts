@@ -142,6 +142,12 @@ export function repairKeepSet(
       } else {
         add(a, Reason.Repair);
         add(b, Reason.Repair);
+        // `from m import (` … `)` cannot be empty: with no name of its own kept, the first.
+        if (st.kind[a] === LineKind.Import && b - a > 1 && (l === a || l === b)) {
+          let named = false;
+          for (let x = a + 1; x < b && !named; x++) named = keep[x] === 1;
+          if (!named) add(a + 1, Reason.Repair);
+        }
       }
       add(st.parent[l], Reason.Repair, isBody(l));
       if (st.blockEnd[l] >= 0) add(st.closer[l], Reason.Repair);

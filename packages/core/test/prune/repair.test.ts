@@ -86,6 +86,29 @@ describe('AST-aware repair', () => {
     expect(Array.from(reason)).toEqual([Reason.Repair, 0, 0, Reason.Dependency, 0, Reason.Repair, Reason.Evidence]);
   });
 
+  it('an import list kept by its first line keeps one name: `from m import ()` does not parse', () => {
+    // 0 from m import (
+    // 1     a,
+    // 2     b,
+    // 3     c,
+    // 4     d,
+    // 5 )
+    const py5 = handStructure(6, {
+      kind: [K.Import, K.Import, K.Import, K.Import, K.Import, K.Import],
+      parent: [-1, -1, -1, -1, -1, -1],
+      spans: [[0, 5]],
+    });
+    const keep = new Uint8Array(6);
+    const reason = new Uint8Array(6);
+    keep[0] = 1; reason[0] = Reason.Evidence;
+    repairKeepSet(keep, reason, py5, { syntactic: true, dependencies: true, language: 'python', maxWholeSpan: 8, wholeSpans: null }, buildRepairIndex(py5, [], 'python'));
+    expect(Array.from(keep)).toEqual([1, 1, 0, 0, 0, 1]);
+    keep.fill(0); reason.fill(0);
+    keep[0] = 1; keep[3] = 1; reason[0] = reason[3] = Reason.Evidence;
+    repairKeepSet(keep, reason, py5, { syntactic: true, dependencies: true, language: 'python', maxWholeSpan: 8, wholeSpans: null }, buildRepairIndex(py5, [], 'python'));
+    expect(Array.from(keep)).toEqual([1, 0, 0, 1, 0, 1]);
+  });
+
   it('closers and multi-line spans in a brace language', () => {
     // 0 function f(a,
     // 1            b) {
