@@ -246,12 +246,13 @@ def main():
     ap.add_argument('--seed', type=int, default=11)
     ap.add_argument('--per-file', type=int, default=4, help='at most this many examples of each kind per file')
     ap.add_argument('--split', default='train', choices=['train', 'val'])
+    ap.add_argument('--repos', nargs='*', default=None, help='only these repositories (of --split)')
     args = ap.parse_args()
     out_dir = os.path.join(args.out, 'docs' if args.split == 'train' else 'docs-val')
     os.makedirs(out_dir, exist_ok=True)
     stats = {}
     for repo, split in REPOS:
-        if split != args.split:
+        if split != args.split or (args.repos and repo not in args.repos):
             continue
         assert repo.lower() not in FORBIDDEN, repo
         head, found, kept = mine_repo(repo, args.mirror, out_dir, args.per_repo, args.seed, args.per_file)
