@@ -15,6 +15,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { GrammarTable } from './grammars.js';
+import { indentOf } from '../text/lines.js';
 import { endOf, typeOf } from './nodecache.js';
 
 export interface Nesting {
@@ -35,12 +36,6 @@ const OPEN_TOKENS = new Set(['(', '[', '{', '<']);
 const CLOSE_TOKENS = new Set([')', ']', '}', '>']);
 /** Bracketed nodes that cannot be empty (`if ()`, `f<>()`): their content is skeleton. */
 const NOT_EMPTY = new Set(['parenthesized_expression', 'type_arguments', 'type_parameters']);
-
-function leadingWidth(line: string): number {
-  let i = 0;
-  while (i < line.length && (line[i] === ' ' || line[i] === '\t')) i++;
-  return i;
-}
 
 /**
  * For each line, the lines keeping it needs: the next line of its skeleton (a cycle through the
@@ -76,7 +71,7 @@ export function buildNesting(root: Node, table: GrammarTable, lines: string[], s
   };
   /** A body the structure analysis walked: its first line has a span of its own, not the header's. */
   const walkedBody = (y: Node, sy: number, ey: number, ownerRow: number) => {
-    const from = y.startPosition.column <= leadingWidth(lines[sy] ?? '') ? sy : sy + 1;
+    const from = y.startPosition.column <= indentOf(lines[sy] ?? '').length ? sy : sy + 1;
     return from <= ey && from < n && spanStart[from] !== spanStart[ownerRow];
   };
 
