@@ -58,7 +58,9 @@ const jsBase = (): GrammarTable => ({
   blocks: S('statement_block', 'class_body', 'interface_body', 'enum_body', 'switch_body', 'object_type'),
   transparent: S(),
   wrappers: new Map([['export_statement', 'declaration'], ['ambient_declaration', null]]),
-  inner: S('arrow_function', 'function_expression', 'function', 'generator_function', 'class'),
+  // method_definition: a method in an object literal (`return { name, transform() { … } }`, every
+  // Vite plugin) is a closure like an arrow function: its body is walked, not one long statement.
+  inner: S('arrow_function', 'function_expression', 'function', 'generator_function', 'class', 'method_definition'),
   varDecls: S('lexical_declaration', 'variable_declaration', 'type_alias_declaration', 'public_field_definition', 'field_definition'),
   decoratorLine: /^@/,
   endKeyword: false,

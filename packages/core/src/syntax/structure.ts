@@ -42,9 +42,9 @@ interface Segment {
  */
 const INNER_TOKENS: Record<LanguageId, RegExp | null> = {
   python: null,
-  typescript: /=>|function|class/,
-  tsx: /=>|function|class/,
-  javascript: /=>|function|class/,
+  typescript: /=>|function|class|\)\s*[{:]/,
+  tsx: /=>|function|class|\)\s*[{:]/,
+  javascript: /=>|function|class|\)\s*\{/,
   go: /func/,
   rust: /\{/,
   java: /->|\{|switch/,
@@ -694,6 +694,7 @@ class Analyzer {
   private segmented(c: Node, inner: Node[], ctx: Ctx, s0: number, kind?: LineKindValue): void {
     let cur = sRow(c);
     let spanS = s0;
+    let first = true;
     for (const x of inner) {
       if (sRow(x) < cur) continue;
       let closeRow: number;
@@ -703,12 +704,21 @@ class Analyzer {
       } else {
         const body = x.childForFieldName('body') ?? x;
         const k = this.lang === 'ruby' && (xt === 'do_block' || xt === 'block') ? LineKind.ControlHeader : LineKind.DefHeader;
-        closeRow = this.openSegment({ row: cur, node: x, body }, ctx, kind === LineKind.Import ? k : k, -1,
-          this.endTokenRow(x), spanS, true);
-        if (cur !== closeRow) this.claim(closeRow, closeRow, ctx);
+        let head = cur;
+        if (sRow(x) > cur) {
+          // A closure below the line where the statement (or the previous closure) ends heads
+          // its own block: the lines above it are the statement's, held by the bracket nesting,
+          // so a line in one method of an object literal does not bring every method above it.
+          head = sRow(x);
+          this.claim(first ? spanS : cur + 1, head - 1, ctx);
+          spanS = head;
+        }
+        closeRow = this.openSegment({ row: head, node: x, body }, ctx, k, -1, this.endTokenRow(x), spanS, true);
+        if (head !== closeRow) this.claim(closeRow, closeRow, ctx);
       }
       cur = Math.max(cur, closeRow);
       spanS = cur;
+      first = false;
     }
     const e = eRow(c);
     if (e > cur) this.claim(cur + 1, e, ctx);

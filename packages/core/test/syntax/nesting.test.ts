@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { Reason } from '../../src/prune/reasons.js';
+import { buildRepairIndex, repairKeepSet } from '../../src/prune/repair.js';
 import { analyze } from '../../src/syntax/index.js';
 import type { FileStructure } from '../../src/syntax/types.js';
 
@@ -47,8 +49,21 @@ describe('bracket nesting (buildNesting)', () => {
     expect(needs(s, 5)).toEqual([1, 2, 4, 5, 6, 7, 15]);
     expect(needs(s, 3)).toEqual([1, 2, 3, 7, 15]);
     expect(needs(s, 1)).toEqual([1, 15]);
-    // A method's body in an object literal is not a walked block: one more bracket.
-    expect(needs(s, 11)).toEqual([1, 8, 9, 10, 11, 12, 13, 14, 15]);
+    // A method in an object literal is a closure: its header needs the brackets around it,
+    // its body is walked (headers and closers are the repair's).
+    expect(needs(s, 9)).toEqual([1, 8, 9, 14, 15]);
+    expect(needs(s, 11)).toEqual([11]);
+  });
+
+  it('typescript: repair from a line in a method of a literal keeps its scopes and the brackets', async () => {
+    const s = await analyze(ts, 'typescript');
+    const lines = ts.split('\n');
+    const keep = new Uint8Array(s.lineCount);
+    const reason = new Uint8Array(s.lineCount);
+    keep[10] = 1; reason[10] = Reason.Evidence;
+    repairKeepSet(keep, reason, s, { syntactic: true, dependencies: true, language: 'typescript', maxWholeSpan: 8, wholeSpans: null },
+      buildRepairIndex(s, lines, 'typescript'));
+    expect([...keep].flatMap((k, t) => (k ? [t + 1] : []))).toEqual([1, 8, 9, 10, 11, 12, 13, 14, 15]);
   });
 
   it('typescript: a ternary is kept all or none; its object in part', async () => {

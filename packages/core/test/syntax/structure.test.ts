@@ -258,3 +258,28 @@ describe('multi-line imports define each name on the line that lists it', () => 
     expect(kinds(s)).toBe('IIIIB.B');
   });
 });
+
+describe('closures inside a long statement head their own blocks', () => {
+  const text = [
+    /* 0 */ 'export const plugin = {',
+    /* 1 */ "  name: 'p',",
+    /* 2 */ '  load(id) {',
+    /* 3 */ '    return id;',
+    /* 4 */ '  },',
+    /* 5 */ "  enforce: 'pre',",
+    /* 6 */ '  transform(code) {',
+    /* 7 */ '    if (code) {',
+    /* 8 */ '      return code;',
+    /* 9 */ '    }',
+    /* 10 */ '  },',
+    /* 11 */ '};',
+    '',
+  ].join('\n');
+  it('a method of an object literal is a block whose header is its own line, not the one the previous ended on', async () => {
+    const s = await analyze(text, 'typescript');
+    expect([s.kind[2], s.kind[6], s.kind[7]]).toEqual([LineKind.DefHeader, LineKind.DefHeader, LineKind.ControlHeader]);
+    expect(parents(s, [3, 7, 8])).toEqual([2, 6, 7]);
+    expect([s.closer[2], s.closer[6]]).toEqual([4, 10]);
+    expect(span(s, 6)).toEqual([6, 6]);
+  });
+});
