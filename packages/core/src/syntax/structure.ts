@@ -39,6 +39,9 @@ interface Segment {
  * every such node (and every body block it opens) holds. A statement without ERROR / MISSING
  * nodes whose text has none of these has no such descendant (or only a single-line keyword
  * token of that name, which simple() skips), so its `descendantsOfType` search can be skipped.
+ * A method's token is the `) {` (or, in TypeScript, `):` before a return type) after its
+ * parameters: a method with its brace on the next line is not searched for and stays part of
+ * its statement, whose bracket nesting still holds it.
  */
 const INNER_TOKENS: Record<LanguageId, RegExp | null> = {
   python: null,
