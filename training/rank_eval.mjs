@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Diagnostic: ranking quality of the scorers without the pipeline. For each case, keep lines in
- * order of fused keep−prune margin until 1/ratio of the file's characters; report gold recall.
+ * order of fused keep−prune margin until 1/ratio of the file's characters (bench/ranking.ts, as
+ * `ctxprune bench --suite`'s ranking row, which counts tokens instead); report gold recall.
  *   node training/rank_eval.mjs --cases CASES.jsonl [--model PATH]
  */
 import fs from 'node:fs';
@@ -12,7 +13,7 @@ const dist = path.join(here, '..', 'packages', 'core', 'dist');
 const { NeuralScorer } = await import(path.join(dist, 'scorers', 'neural.js'));
 const { LexicalScorer } = await import(path.join(dist, 'scorers', 'lexical.js'));
 const { analyze, splitLines } = await import(path.join(dist, 'syntax', 'index.js'));
-const { fuseEmissions } = await import(path.join(dist, 'crf', 'rubrics.js'));
+const { rankingRecall } = await import(path.join(dist, 'bench', 'ranking.js'));
 const args = process.argv.slice(2);
 const opt = (k, d) => { const i = args.indexOf(`--${k}`); return i >= 0 ? args[i + 1] : d; };
 const neural = await NeuralScorer.load({ model: opt('model', undefined), backend: 'wasm', lexicalBlend: 0 });
@@ -22,23 +23,14 @@ const res = { neural: { 4: [], 8: [] }, lexical: { 4: [], 8: [] }, neural_sem: {
 for (const c of cases) {
   const lines = splitLines(c.file_text);
   const st = await analyze(c.file_text, c.language === 'javascript' ? 'javascript' : c.language);
-  const gold = new Set(c.gold_lines.map((g) => g - 1));
   const outs = { neural: await neural.score({ query: c.query, lines, structure: st, language: c.language }), lexical: lexical.score({ query: c.query, lines, structure: st, language: c.language }) };
-  const chars = lines.map((l) => l.length + 1);
+  // The semantic head alone: one rubric, the whole gate on it.
+  outs.neural_sem = { ...outs.neural, heads: [outs.neural.heads[0]], gate: new Float64Array(lines.length).fill(1) };
+  // Budget in characters here (the bench's own row counts tokens): bench/ranking.ts either way.
+  const chars = Float64Array.from(lines, (l) => l.length + 1);
   const total = chars.reduce((a, b) => a + b, 0);
-  const margins = {};
   for (const [name, o] of Object.entries(outs)) {
-    const f = fuseEmissions(o);
-    margins[name] = lines.map((_, t) => f[2 * t + 1] - f[2 * t]);
-  }
-  margins.neural_sem = lines.map((_, t) => outs.neural.heads[0][2 * t + 1] - outs.neural.heads[0][2 * t]);
-  for (const [name, m] of Object.entries(margins)) {
-    const order = m.map((v, i) => i).sort((a, b) => m[b] - m[a] || a - b);
-    for (const r of [4, 8]) {
-      let used = 0, hit = 0;
-      for (const i of order) { if (used + chars[i] > total / r) break; used += chars[i]; if (gold.has(i)) hit++; }
-      res[name][r].push(hit / gold.size);
-    }
+    for (const r of [4, 8]) res[name][r].push(rankingRecall(o, chars, total / r, c.gold_lines));
   }
 }
 for (const [name, v] of Object.entries(res)) console.log(name, (v[4].reduce((a, b) => a + b, 0) / v[4].length).toFixed(3), (v[8].reduce((a, b) => a + b, 0) / v[8].length).toFixed(3));

@@ -786,5 +786,5 @@ export function analyzeTree(
   // anything real code needs and far below a runaway walk.
   a.maxVisits = maxVisits;
   a.walkBlock(root, { parent: -1, floor: -1, inFn: false, ownerParent: -1, caseOwner: false });
-  return a.finish(countErrors(tree), (spanStart) => buildNesting(root, grammarTable(lang), ls, spanStart));
+  return a.finish(countErrors(tree), (spanStart) => buildNesting(root, a.t, ls, spanStart));
 }
