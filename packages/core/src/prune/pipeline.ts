@@ -8,14 +8,13 @@ import { LexicalScorer } from '../scorers/lexical.js';
 import type { Scorer, ScorerOutput } from '../scorers/types.js';
 import { analyzeByIndent, analyzeTree, detectLanguage, errorRows, lineCommentPrefix, loadParser, parseLanguageName } from '../syntax/index.js';
 import type { FileStructure, LanguageId } from '../syntax/types.js';
-import { renderKept } from '../text/elision.js';
 import { dominantCarriageReturn, splitLines } from '../text/lines.js';
 import { loadDefaultTokenCounter, measureTokens, type TokenCounter } from '../text/tokens.js';
 import { evidenceValue, type Fitted, fitBudget, type Selection, type SelectionContext } from './budget.js';
 import { REASON_NAMES, Reason } from './reasons.js';
 import { buildRepairIndex } from './repair.js';
 import type { LineInfo, PruneOptions, PruneResult, PruneStats } from './types.js';
-import { checkAborted, resolveBudget, validateText } from './validate.js';
+import { checkAborted, resolveBudget, resolveElision, validateText } from './validate.js';
 
 /** Above these sizes the parse is skipped and structure comes from indentation. */
 const MAX_PARSE_CHARS = 2 * 1024 * 1024;
@@ -148,6 +147,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   if (query.length > 20_000) degraded.push(`query of ${query.length} characters: only its first 20,000 were used`);
   // Fail fast on a bad budget before loading anything.
   resolveBudget(options, 1);
+  const elision = resolveElision(options.elision);
   const signal = options.signal;
   checkAborted(signal);
 
@@ -185,7 +185,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
     counter,
     commentPrefix: lineCommentPrefix(syn.language),
     cr: dominantCarriageReturn(lines),
-    elision: options.elision ?? 'compact',
+    elision,
     repair: repairOn
       ? { syntactic: true, dependencies: !options.ablation?.noDependency, language: syn.language, maxWholeSpan: MAX_WHOLE_SPAN, wholeSpans: null }
       : null,

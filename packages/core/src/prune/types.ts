@@ -29,7 +29,10 @@ export interface PruneOptions {
   /** Counts the budget. Default: o200k_base. */
   tokenCounter?: TokenCounter;
   ablation?: PruneAblation;
-  /** Elision marker: 'compact' `# … lines 40–51` (default) or 'verbose' `# … 12 lines omitted (40–51)`. */
+  /**
+   * Elision marker: 'bare' `# …` (default; `keptLines` has the numbers), 'compact' `# … lines 40–51`
+   * or 'verbose' `# … 12 lines omitted (40–51)`. Ranges in the text cost budget (see text/elision.ts).
+   */
   elision?: ElisionStyle;
   signal?: AbortSignal;
 }

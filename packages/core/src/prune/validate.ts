@@ -1,5 +1,6 @@
 /** Input and option checks: bad input becomes a typed error before any work starts. */
 import { CtxpruneError } from '../errors.js';
+import { ELISION_STYLES, type ElisionStyle } from '../text/elision.js';
 import type { PruneOptions } from './types.js';
 
 export const MAX_INPUT_CHARS = 8 * 1024 * 1024;
@@ -30,6 +31,13 @@ export function resolveBudget(opts: Pick<PruneOptions, 'ratio' | 'tokens'>, orig
     throw new CtxpruneError('INVALID_BUDGET', `ratio must be a finite number ≥ 1 (4 keeps a quarter of the tokens), got ${String(r)}`);
   }
   return Math.floor(originalTokens / r);
+}
+
+/** The marker style, default 'bare'. */
+export function resolveElision(style: unknown): ElisionStyle {
+  if (style === undefined || style === null) return 'bare';
+  if (typeof style === 'string' && (ELISION_STYLES as readonly string[]).includes(style)) return style as ElisionStyle;
+  throw new CtxpruneError('INVALID_OPTION', `elision must be one of ${ELISION_STYLES.join(', ')}, got ${JSON.stringify(style)}`);
 }
 
 export function checkAborted(signal: AbortSignal | undefined): void {

@@ -5,7 +5,7 @@ import { CtxpruneError } from '../../src/errors.js';
 import { prune } from '../../src/prune/pipeline.js';
 import type { PruneResult } from '../../src/prune/types.js';
 import { lineCommentPrefix } from '../../src/syntax/languages.js';
-import { renderKept } from '../../src/text/elision.js';
+import { type ElisionStyle, renderKept } from '../../src/text/elision.js';
 import { dominantCarriageReturn, splitLines } from '../../src/text/lines.js';
 import { loadDefaultTokenCounter, type TokenCounter } from '../../src/text/tokens.js';
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 
 /** The result's text is exactly the kept original lines with one marker per elided run. */
-function expectFaithful(input: string, r: PruneResult, style: 'compact' | 'verbose' = 'compact') {
+function expectFaithful(input: string, r: PruneResult, style: ElisionStyle = 'bare') {
   const lines = splitLines(input);
   const keep = new Uint8Array(lines.length);
   for (const l of r.keptLines) keep[l - 1] = 1;
@@ -153,11 +153,36 @@ describe('budget', () => {
 });
 
 describe('elision style', () => {
+  const text = () => sample('server.go');
+  const run = (elision?: ElisionStyle) =>
+    prune(text(), { query: 'expired keys', ratio: 4, fileName: 'server.go', tokenCounter: counter, ...(elision ? { elision } : {}) });
+  it('bare markers by default: one `// …` per elided run', async () => {
+    const r = await run();
+    expectFaithful(text(), r, 'bare');
+    const markers = r.text.split('\n').filter((l) => l.trim().startsWith('// …'));
+    expect(markers.length).toBeGreaterThan(0);
+    for (const m of markers) expect(m.trim()).toBe('// …');
+  });
+  it('compact markers carry the line range of the run they replace', async () => {
+    const r = await run('compact');
+    expectFaithful(text(), r, 'compact');
+    const kept = new Set(r.keptLines);
+    for (const m of r.text.matchAll(/\/\/ … lines? (\d+)(?:–(\d+))?/g)) {
+      const from = Number(m[1]);
+      const to = Number(m[2] ?? m[1]);
+      expect(kept.has(from - 1) || from === 1).toBe(true);
+      for (let l = from; l <= to; l++) expect(kept.has(l)).toBe(false);
+      expect(kept.has(to + 1) || to === r.stats.totalLines).toBe(true);
+    }
+  });
   it('verbose markers count the lines and still fit the budget', async () => {
-    const text = sample('server.go');
-    const r = await prune(text, { query: 'expired keys', ratio: 4, fileName: 'server.go', tokenCounter: counter, elision: 'verbose' });
-    expectFaithful(text, r, 'verbose');
+    const r = await run('verbose');
+    expectFaithful(text(), r, 'verbose');
     expect(r.text).toMatch(/\/\/ … \d+ lines omitted \(\d+–\d+\)/);
+  });
+  it('an unknown style is a typed error', async () => {
+    await expect(prune(text(), { query: 'x', ratio: 4, fileName: 'server.go', tokenCounter: counter, elision: 'tiny' as ElisionStyle }))
+      .rejects.toMatchObject({ code: 'INVALID_OPTION' });
   });
 });
 
@@ -168,7 +193,7 @@ describe('byte identity', () => {
     const r = await prune(src, { query: 'greet prints héllo', ratio: 4, language: 'python', tokenCounter: counter });
     expectFaithful(src, r);
     expect(r.text).toContain('\t"""Grüß dich — 你好 👋"""\r\n');
-    expect(r.text).toMatch(/# … lines \d+–\d+\r(\n|$)/);
+    expect(r.text).toMatch(/# …\r(\n|$)/);
   });
 });
 

@@ -18,8 +18,15 @@ describe('lines', () => {
 describe('elision markers', () => {
   const lines = ['def f():', '    x = 1', '    y = 2', '', '    return x'];
   it('renders one comment per elided run, indented like the code it replaces', () => {
-    expect(elisionMarker(lines, 1, 2, '#', '', 4)).toBe('    # … lines 2–3');
-    expect(elisionMarker(lines, 3, 3, '//', '', 4)).toBe('    // … line 4');
+    expect(elisionMarker(lines, 1, 2, '#', '', 4)).toBe('    # …');
+    expect(elisionMarker(lines, 3, 3, '//', '', 4)).toBe('    // …');
+  });
+  it('takes the indentation of the next kept line for a run of blank lines', () => {
+    expect(elisionMarker(['def f():', '', '', '    return 1'], 1, 2, '#', '', 3)).toBe('    # …');
+  });
+  it('has a compact style with the line range', () => {
+    expect(elisionMarker(lines, 1, 2, '#', '', 4, 'compact')).toBe('    # … lines 2–3');
+    expect(elisionMarker(lines, 3, 3, '//', '', 4, 'compact')).toBe('    // … line 4');
   });
   it('has a verbose style with the count', () => {
     expect(elisionMarker(lines, 1, 2, '#', '', 4, 'verbose')).toBe('    # … 2 lines omitted (2–3)');
@@ -28,12 +35,13 @@ describe('elision markers', () => {
   it('renders kept lines verbatim and maps output lines back', () => {
     const keep = Uint8Array.from([1, 0, 0, 0, 1]);
     const r = renderKept(lines, keep, '#', '');
-    expect(r.text).toBe('def f():\n    # … lines 2–4\n    return x');
+    expect(r.text).toBe('def f():\n    # …\n    return x');
+    expect(renderKept(lines, keep, '#', '', 'compact').text).toBe('def f():\n    # … lines 2–4\n    return x');
     expect(Array.from(r.origin)).toEqual([0, -1, 4]);
   });
   it('uses the file\'s line ending for markers', () => {
     const crlf = ['a\r', 'b\r', 'c'];
-    expect(renderKept(crlf, Uint8Array.from([1, 0, 1]), '//', '\r').text).toBe('a\r\n// … line 2\r\nc');
+    expect(renderKept(crlf, Uint8Array.from([1, 0, 1]), '//', '\r').text).toBe('a\r\n// …\r\nc');
   });
   it('picks the comment syntax of the language', () => {
     expect(lineCommentPrefix('python')).toBe('#');

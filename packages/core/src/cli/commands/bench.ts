@@ -7,20 +7,24 @@ import { prune } from '../../prune/pipeline.js';
 import { resolveScorer } from '../../scorers/registry.js';
 import type { Scorer, ScorerOutput } from '../../scorers/types.js';
 import type { PruneAblation } from '../../prune/types.js';
+import type { ElisionStyle } from '../../text/elision.js';
 import { splitLines } from '../../text/lines.js';
 import { loadDefaultTokenCounter, measureTokens } from '../../text/tokens.js';
 import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
 import type { CliIo, Command } from '../main.js';
-import { ablationFromArgs, ABLATION_FLAGS } from './shared.js';
+import { ablationFromArgs, ABLATION_FLAGS, elisionFromArgs } from './shared.js';
 
 const DEFAULT_CASES = process.env.CTXPRUNE_BENCH_CASES ?? 'data/dev-cases.jsonl';
+
+/** One configuration of the pipeline: an ablation and a marker style (default: the library's). */
+interface Variant { ablation?: PruneAblation; elision?: ElisionStyle }
 
 /**
  * Prune every case. With `ranking`, also the recall of the scorer's ranking alone at the same
  * budget (bench/ranking.ts), from the very emissions the pipeline decoded.
  */
 async function runCases(
-  cases: BenchCase[], ratio: number, ablation: PruneAblation, scorer: Scorer, ranking = false,
+  cases: BenchCase[], ratio: number, variant: Variant, scorer: Scorer, ranking = false,
 ): Promise<CaseOutcome[]> {
   const tokenCounter = await loadDefaultTokenCounter();
   let scored: ScorerOutput | null = null;
@@ -29,7 +33,7 @@ async function runCases(
   for (const c of cases) {
     const t0 = performance.now();
     const r = await prune(c.file_text, {
-      query: c.query, ratio, language: c.language, fileName: c.path, ablation, tokenCounter, scorer: ranking ? capturing : scorer,
+      query: c.query, ratio, language: c.language, fileName: c.path, ...variant, tokenCounter, scorer: ranking ? capturing : scorer,
     });
     const ms = performance.now() - t0;
     const { recall, allKept } = goldRecall(r.keptLines, c.gold_lines);
@@ -87,7 +91,7 @@ async function speed(cases: BenchCase[], io: CliIo, scorer: Scorer): Promise<voi
 
 export const command: Command = {
   summary: 'gold-line recall, budget compliance, parse validity and speed on benchmark cases',
-  usage: 'ctxprune bench --cases CASES.jsonl --ratio R [--scorer lexical|neural|auto] [--out RESULTS.jsonl] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl] | --speed [--cases CASES.jsonl]',
+  usage: 'ctxprune bench --cases CASES.jsonl --ratio R [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--out RESULTS.jsonl] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl] | --speed [--cases CASES.jsonl]',
   async run(argv, io) {
     const args = parseArgs(argv, ['suite', 'speed', ...ABLATION_FLAGS]);
     const casesPath = stringFlag(args, 'cases') ?? DEFAULT_CASES;
@@ -102,18 +106,19 @@ export const command: Command = {
     if (boolFlag(args, 'suite')) {
       io.out(`Benchmark: ${cases.length} cases from ${casesPath}, scorer ${name}, budget counted in o200k_base tokens\n`);
       const lexical = scorer.name === 'neural' ? await resolveScorer('lexical') : null;
-      const runs: [string, PruneAblation][] = [
+      const runs: [string, Variant][] = [
         [`LaMR ${name} (full)`, {}],
-        ['− dependency rubric', { noDependency: true }],
-        ['− gate (uniform)', { noGate: true }],
-        ['single CRF head (SWE-Pruner style)', { singleHead: true }],
-        ['− AST repair', { noRepair: true }],
+        ["  with line ranges in its markers ('compact')", { elision: 'compact' }],
+        ['− dependency rubric', { ablation: { noDependency: true } }],
+        ['− gate (uniform)', { ablation: { noGate: true } }],
+        ['single CRF head (SWE-Pruner style)', { ablation: { singleHead: true } }],
+        ['− AST repair', { ablation: { noRepair: true } }],
       ];
       for (const ratio of [4, 8]) {
         io.out(`\n${ratio}× (keep ≤ 1/${ratio} of the tokens)\n${SUMMARY_HEADER}`);
-        for (const [label, ablation] of runs) {
+        for (const [label, variant] of runs) {
           const full = label.endsWith('(full)');
-          const outcomes = await runCases(cases, ratio, ablation, scorer, full);
+          const outcomes = await runCases(cases, ratio, variant, scorer, full);
           io.out(formatSummaryRow(label, summarize(outcomes)));
           if (full) io.out(formatRankingRow(`  its scorer's ranking alone (no markers, decoding or repair)`, outcomes));
         }
@@ -125,7 +130,7 @@ export const command: Command = {
     }
     const ratio = numberFlag(args, 'ratio');
     if (ratio === undefined) throw new CtxpruneError('INVALID_OPTION', `--ratio is required (or --suite)\nusage: ${this.usage}`);
-    const outcomes = await runCases(cases, ratio, ablationFromArgs(args), scorer);
+    const outcomes = await runCases(cases, ratio, { ablation: ablationFromArgs(args), elision: elisionFromArgs(args) }, scorer);
     const outPath = stringFlag(args, 'out');
     if (outPath) await writeFile(outPath, outcomes.map(outcomeLine).join('\n') + '\n');
     const s = summarize(outcomes);

@@ -5,11 +5,11 @@ import { resolveScorer } from '../../scorers/registry.js';
 import { describeScorer } from '../../scorers/types.js';
 import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
 import type { Command } from '../main.js';
-import { ablationFromArgs, ABLATION_FLAGS } from './shared.js';
+import { ablationFromArgs, ABLATION_FLAGS, elisionFromArgs } from './shared.js';
 
 export const command: Command = {
   summary: 'prune one file for a query under a token budget',
-  usage: 'ctxprune prune FILE --query TEXT (--ratio R | --tokens N) [--language L] [--scorer lexical|neural|auto] [--json] [--no-repair|--no-dependency|--single-head|--no-gate]',
+  usage: 'ctxprune prune FILE --query TEXT (--ratio R | --tokens N) [--language L] [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--json] [--no-repair|--no-dependency|--single-head|--no-gate]',
   async run(argv, io) {
     const args = parseArgs(argv, ['json', ...ABLATION_FLAGS]);
     const file = args.positionals[0];
@@ -32,6 +32,7 @@ export const command: Command = {
       language: stringFlag(args, 'language'),
       fileName: file,
       ablation: ablationFromArgs(args),
+      elision: elisionFromArgs(args),
       scorer,
     });
     if (boolFlag(args, 'json')) {

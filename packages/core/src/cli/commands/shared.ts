@@ -1,5 +1,7 @@
 import type { PruneAblation } from '../../prune/types.js';
-import { boolFlag, type ParsedArgs } from '../args.js';
+import { resolveElision } from '../../prune/validate.js';
+import type { ElisionStyle } from '../../text/elision.js';
+import { boolFlag, type ParsedArgs, stringFlag } from '../args.js';
 
 export const ABLATION_FLAGS = ['no-repair', 'no-dependency', 'single-head', 'no-gate'] as const;
 
@@ -10,4 +12,10 @@ export function ablationFromArgs(args: ParsedArgs): PruneAblation {
     singleHead: boolFlag(args, 'single-head'),
     noGate: boolFlag(args, 'no-gate'),
   };
+}
+
+/** `--elision bare|compact|verbose`, checked like the library option; undefined = the default. */
+export function elisionFromArgs(args: ParsedArgs): ElisionStyle | undefined {
+  const v = stringFlag(args, 'elision');
+  return v === undefined ? undefined : resolveElision(v);
 }
