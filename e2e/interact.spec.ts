@@ -120,3 +120,20 @@ test('a long run can be cancelled, and the next change runs again', async ({ pag
   expect(await tokensBefore(page)).toBeGreaterThan(50_000);
   await expect(page.getByTestId('out-of-date')).toHaveCount(0);
 });
+
+test('the marker style picker: bare `# …` by default, line ranges on request, kept in the link', async ({ page }, info) => {
+  await openPlayground(page);
+  const markers = (text: string) => text.split('\n').map((l) => l.trim()).filter((l) => /^(#|\/\/) …/.test(l));
+  const bare = markers(await visibleText(page, 'modified'));
+  expect(bare.length).toBeGreaterThan(0);
+  for (const m of bare) expect(m).toMatch(/^(#|\/\/) …$/);
+
+  const seq = await resultSeq(page);
+  await page.getByTestId('elision').selectOption('compact');
+  await nextResult(page, seq);
+  const ranged = markers(await visibleText(page, 'modified'));
+  expect(ranged.length).toBeGreaterThan(0);
+  for (const m of ranged) expect(m).toMatch(/^(#|\/\/) … lines? \d+(–\d+)?$/);
+  await expect.poll(() => page.url()).toContain('markers=compact');
+  await shot(page, info);
+});

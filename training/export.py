@@ -4,6 +4,9 @@
 
   /usr/bin/python3 training/export.py --work DIR --out models/ctxprune-lamr.onnx \
       --parity packages/core/test/runtime/fixtures
+
+--checkpoint A.pt,B.pt,… exports a seed ensemble as one graph: the members' emissions, gates,
+document scores and CRF tables are averaged (the same contract, so the runtime does not know).
 """
 import argparse
 import json
@@ -21,15 +24,23 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 class Exported(torch.nn.Module):
-    def __init__(self, m: LineScorer, feature_version: int):
+    def __init__(self, members: list, feature_version: int):
         super().__init__()
-        self.m = m
+        self.members = torch.nn.ModuleList(members)
         self.feature_version = feature_version
+        self.receptive = max(m.receptive for m in members)
 
     def forward(self, features):
-        sem, dep, gate, doc = self.m(features, torch.ones_like(features[:, :, 0]))
-        info = torch.tensor([1.0, float(self.feature_version), float(features.shape[2]), float(self.m.receptive)])
-        return sem, dep, gate, torch.sigmoid(doc), self.m.crf_table(), info
+        mask = torch.ones_like(features[:, :, 0])
+        outs = [m(features, mask) for m in self.members]
+        k = float(len(outs))
+        sem = sum(o[0] for o in outs) / k
+        dep = sum(o[1] for o in outs) / k
+        gate = sum(o[2] for o in outs) / k
+        doc = sum(torch.sigmoid(o[3]) for o in outs) / k
+        crf = sum(m.crf_table() for m in self.members) / k
+        info = torch.tensor([1.0, float(self.feature_version), float(features.shape[2]), float(self.receptive)])
+        return sem, dep, gate, doc, crf, info
 
 
 def main():
@@ -39,19 +50,19 @@ def main():
     # Only the shipped model's export writes the parity reference: a candidate's must not replace it.
     ap.add_argument('--parity', default=None, help='write torch reference outputs here (packages/core/test/runtime/fixtures)')
     ap.add_argument('--features-fixture', default=os.path.join(HERE, '..', 'packages', 'core', 'test', 'features', 'fixtures'))
-    ap.add_argument('--d', type=int, default=64)
-    ap.add_argument('--checkpoint', default=None)
+    ap.add_argument('--checkpoint', default=None, help='a checkpoint, or several joined by commas (a seed ensemble)')
     args = ap.parse_args()
     torch.set_num_threads(1)
-    log_path = os.path.join(args.work, 'model', 'train_log.json')
-    # While training still runs there is no log yet: use --d.
-    log = json.load(open(log_path)) if os.path.exists(log_path) else {'args': {'d': args.d}}
     names = json.load(open(os.path.join(HERE, 'feature_names.json')))
     meta = json.load(open(os.path.join(args.work, 'dataset', 'shard0', 'meta.json')))
-    m = LineScorer(len(names), d=log['args']['d'])
-    m.load_state_dict(torch.load(args.checkpoint or os.path.join(args.work, 'model', 'best.pt')))
-    m.eval()
-    wrapped = Exported(m, meta['version'])
+    members = []
+    for path in (args.checkpoint or os.path.join(args.work, 'model', 'best.pt')).split(','):
+        state = torch.load(path)
+        m = LineScorer(len(names), d=state['proj.weight'].shape[0])
+        m.load_state_dict(state)
+        m.eval()
+        members.append(m)
+    wrapped = Exported(members, meta['version'])
     dummy = torch.randn(1, 300, len(names))
     outputs = ['semantic', 'dependency', 'gate', 'doc', 'crf', 'info']
     torch.onnx.export(wrapped, (dummy,), args.out, opset_version=17, input_names=['features'], output_names=outputs,
@@ -69,9 +80,10 @@ def main():
         'ctxprune.contract': 'lamr-lines-v1',
         'ctxprune.feature_version': str(meta['version']),
         'ctxprune.feature_names': json.dumps(names),
-        'ctxprune.receptive_field': str(m.receptive),
+        'ctxprune.receptive_field': str(wrapped.receptive),
         'ctxprune.window': '4096',
-        'ctxprune.params': str(sum(p.numel() for p in m.parameters())),
+        'ctxprune.params': str(sum(p.numel() for p in wrapped.parameters())),
+        'ctxprune.members': str(len(members)),
     }
     for k, v in props.items():
         e = model.metadata_props.add()

@@ -5,6 +5,7 @@ import { LANGUAGES, type LanguageId } from '@ctxprune/core/syntax/types.ts';
 import { detectLanguage, isLanguageId } from '@ctxprune/core/syntax/languages.ts';
 import { isAbortError } from '@ctxprune/core/worker/client.ts';
 import type { EngineChoice, LoadProgress, WorkerCapabilities, WorkerPruneResult } from '@ctxprune/core/worker/protocol.ts';
+import type { ElisionStyle } from '@ctxprune/core/text/elision.ts';
 import { getPruner, onLoadProgress } from './pruner';
 import { DEFAULT_SAMPLE, SAMPLES, findSample } from './samples';
 import { LAYERS, MAX_URL_CODE_CHARS, clampRatio, readUrlState, writeUrlState, type Layer, type ViewState } from './urlState';
@@ -39,6 +40,7 @@ function initialState(): ViewState {
     ratio: fromUrl.ratio ?? 4,
     tokens: fromUrl.tokens ?? null,
     engine: fromUrl.engine ?? 'auto',
+    elision: fromUrl.elision ?? 'bare',
     layer: fromUrl.layer ?? 'keep',
   };
 }
@@ -110,6 +112,7 @@ export function PruningView({ active }: { active: boolean }) {
         language: s.language,
         fileName: s.fileName ?? undefined,
         engine: s.engine,
+        elision: s.elision,
         signal: ac.signal,
       })
       .then(
@@ -138,7 +141,7 @@ export function PruningView({ active }: { active: boolean }) {
   useEffect(() => {
     const t = setTimeout(runNow, DEBOUNCE_MS);
     return () => clearTimeout(t);
-  }, [runNow, code, state.query, state.ratio, state.tokens, state.language, state.engine, state.fileName, rerun]);
+  }, [runNow, code, state.query, state.ratio, state.tokens, state.language, state.engine, state.elision, state.fileName, rerun]);
 
   const cancel = () => abortRef.current?.abort();
 
@@ -327,6 +330,20 @@ export function PruningView({ active }: { active: boolean }) {
                   {LANGUAGE_LABELS[l]}
                 </option>
               ))}
+            </select>
+          </label>
+          <label className="field">
+            <span>Markers</span>
+            <select
+              value={state.elision}
+              onChange={(e) => setState((s) => ({ ...s, elision: e.target.value as ElisionStyle }))}
+              aria-label="Elision marker style"
+              title="How an elided run reads: `# …` (3 tokens), `# … lines 40–51` (9) or `# … 12 lines omitted (40–51)` (12). The budget pays for the markers, so ranges cost code."
+              data-testid="elision"
+            >
+              <option value="bare"># …</option>
+              <option value="compact">+ lines</option>
+              <option value="verbose">+ count</option>
             </select>
           </label>
           <label className="field grow">

@@ -2,6 +2,7 @@
  * The view's state in the URL (query string), so that a link reproduces it. Code travels only
  * when it is small and not a sample; a large paste keeps the link to its settings.
  */
+import type { ElisionStyle } from '@ctxprune/core/text/elision.ts';
 import type { EngineChoice } from '@ctxprune/core/worker/protocol.ts';
 
 export type Layer = 'semantic' | 'dependency' | 'gate' | 'keep' | 'off';
@@ -16,6 +17,8 @@ export interface ViewState {
   ratio: number;
   tokens: number | null;
   engine: EngineChoice;
+  /** How an elided run reads in the pruned text: `# …`, or with its line range. */
+  elision: ElisionStyle;
   layer: Layer;
 }
 
@@ -23,6 +26,7 @@ export interface ViewState {
 export const MAX_URL_CODE_CHARS = 4000;
 
 const ENGINES: EngineChoice[] = ['auto', 'webgpu', 'wasm', 'lexical'];
+const ELISIONS: ElisionStyle[] = ['bare', 'compact', 'verbose'];
 
 function toBase64Url(text: string): string {
   const bytes = new TextEncoder().encode(text);
@@ -63,6 +67,8 @@ export function readUrlState(search: string): Partial<ViewState> {
   if (p.has('tokens') && Number.isFinite(t) && t > 0) out.tokens = Math.floor(t);
   const e = p.get('engine') as EngineChoice | null;
   if (e && ENGINES.includes(e)) out.engine = e;
+  const m = p.get('markers') as ElisionStyle | null;
+  if (m && ELISIONS.includes(m)) out.elision = m;
   const l = p.get('layer') as Layer | null;
   if (l && LAYERS.includes(l)) out.layer = l;
   return out;
@@ -83,6 +89,7 @@ export function writeUrlState(s: ViewState, sampleCode: string | null): { search
   if (s.tokens !== null) p.set('tokens', String(s.tokens));
   else p.set('ratio', String(s.ratio));
   if (s.engine !== 'auto') p.set('engine', s.engine);
+  if (s.elision !== 'bare') p.set('markers', s.elision);
   if (s.layer !== 'keep') p.set('layer', s.layer);
   return { search: '?' + p.toString(), codeOmitted };
 }

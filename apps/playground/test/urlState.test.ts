@@ -10,6 +10,7 @@ const base: ViewState = {
   ratio: 4,
   tokens: null,
   engine: 'auto',
+  elision: 'bare',
   layer: 'keep',
 };
 
@@ -32,6 +33,14 @@ describe('URL state', () => {
     expect(back.ratio).toBeUndefined();
     expect(back.engine).toBe('wasm');
     expect(back.language).toBe('python');
+  });
+
+  it('carries a marker style other than the default, and ignores an unknown one', () => {
+    expect(writeUrlState(base, null).search).not.toContain('markers=');
+    const { search } = writeUrlState({ ...base, elision: 'compact' }, null);
+    expect(search).toContain('markers=compact');
+    expect(readUrlState(search).elision).toBe('compact');
+    expect(readUrlState('?markers=tiny').elision).toBeUndefined();
   });
 
   it('leaves large code out of the link and says so', () => {

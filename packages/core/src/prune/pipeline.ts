@@ -19,8 +19,13 @@ import { checkAborted, resolveBudget, resolveElision, validateText } from './val
 /** Above these sizes the parse is skipped and structure comes from indentation. */
 const MAX_PARSE_CHARS = 2 * 1024 * 1024;
 const MAX_MEAN_LINE_CHARS = 1000;
-/** Statements longer than this many lines are kept in part (first, kept and last lines). */
-const MAX_WHOLE_SPAN = 8;
+/**
+ * Statements longer than this many lines are kept in part (first, kept and last lines, and the
+ * brackets between). A 3-token marker costs less than most lines it stands for, so from 5 lines
+ * on; on the training's held-out repositories 8× recall rose as this fell from 8 to 2 (+0.007 at
+ * 4), while 4× stayed within 0.005.
+ */
+const MAX_WHOLE_SPAN = 4;
 
 const defaultScorer = new LexicalScorer();
 

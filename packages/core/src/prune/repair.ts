@@ -125,7 +125,7 @@ export function repairKeepSet(
       if (!opts.syntactic) continue;
       const a = st.spanStart[l], b = st.spanEnd[l];
       // An import list is kept in part from five lines on: each name stands on its own, and a
-      // marker costs about what three names do. A long header (decorators, a signature of many
+      // marker costs about what one name does. A long header (decorators, a signature of many
       // parameters, or a closure's header inside a long literal) is kept in part only where
       // the bracket nesting is known, since its brackets must close.
       const partial = b - a >= (st.kind[a] === LineKind.Import ? Math.min(4, opts.maxWholeSpan) : opts.maxWholeSpan) &&
