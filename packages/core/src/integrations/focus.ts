@@ -11,6 +11,7 @@
 import { prune } from '../prune/pipeline.js';
 import type { PruneOptions, PruneResult } from '../prune/types.js';
 import { describeScorer, type Scorer } from '../scorers/types.js';
+import type { ElisionStyle } from '../text/elision.js';
 import type { TokenCounter } from '../text/tokens.js';
 
 /** Per-call fields the wrapped tool accepts next to the original arguments. */
@@ -36,6 +37,11 @@ export interface WithFocusOptions<A> {
    */
   scorer?: Scorer | 'lexical' | Promise<Scorer>;
   tokenCounter?: TokenCounter;
+  /**
+   * Marker style in the pruned text (default 'bare', `# …`: the header lists the elided ranges);
+   * 'compact' puts each range in its marker, at about 6 tokens of the budget per marker.
+   */
+  elision?: ElisionStyle;
   /** File name for language detection, from the call's arguments (default: args.path / file / filePath / fileName). */
   fileName?: (args: A) => string | undefined;
   /** Language id, when the file name does not tell. */
@@ -129,6 +135,7 @@ export function withFocus<A extends object, R>(
       const language = options.language?.(orig as A);
       if (language) opts.language = language;
       if (options.tokenCounter) opts.tokenCounter = options.tokenCounter;
+      if (options.elision) opts.elision = options.elision;
       const pr = await prune(text, opts);
       options.onPrune?.({ args: orig as A, result: pr, error: null });
       const out = header ? `${describePrune(pr, 'call again without focus to read them')}\n${pr.text}` : pr.text;

@@ -79,6 +79,17 @@ describe('withFocus', { timeout: 30_000 }, () => {
     expect(body.join('\n')).not.toContain('logger.info("updated=%s"');
   });
 
+  it('markers are `# …` by default (the header has the ranges), with ranges when asked', async () => {
+    const focus = 'how is the Retry-After header parsed?';
+    const bare = await withFocus(async () => SOURCE, { ratio: 3, header: false, fileName: () => 'limiter.py' })({ focus });
+    const ranged = await withFocus(async () => SOURCE, { ratio: 3, header: false, fileName: () => 'limiter.py', elision: 'compact' })({ focus });
+    const markers = (t: string) => t.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('# …'));
+    expect(markers(bare).length).toBeGreaterThan(0);
+    expect(new Set(markers(bare))).toEqual(new Set(['# …']));
+    expect(markers(ranged).length).toBeGreaterThan(0);
+    for (const m of markers(ranged)) expect(m).toMatch(/^# … lines? \d+(–\d+)?$/);
+  });
+
   it('a per-call token budget is honoured', async () => {
     const counter = await loadDefaultTokenCounter();
     const plain = withFocus(async (a: { path: string }) => readFile(join(dir, a.path), 'utf8'), { header: false });
