@@ -17,7 +17,9 @@
  *                                        in lines each side] (onnxruntime-web cannot read metadata)
  * metadata_props (for tools; the same facts)
  *   ctxprune.contract = 'lamr-lines-v1', ctxprune.feature_version, ctxprune.feature_names (JSON),
- *   ctxprune.receptive_field (lines each side), ctxprune.window (suggested chunk length in lines).
+ *   ctxprune.receptive_field (lines each side), ctxprune.window (suggested chunk length in lines),
+ *   ctxprune.params and ctxprune.members (1, or the size of a seed ensemble exported as one graph);
+ *   the runtime reads none of them (it checks the `info` output instead).
  */
 export const CONTRACT = 'lamr-lines-v1';
 export const INPUT_FEATURES = 'features';
