@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import { QUEUE_PY } from './fixtures';
 import {
   keptLines,
+  modifiedEditor,
   outputChars,
   nextResult,
   openPlayground,
@@ -127,6 +128,13 @@ test('the marker style picker: bare `# …` by default, line ranges on request, 
   const bare = markers(await visibleText(page, 'modified'));
   expect(bare.length).toBeGreaterThan(0);
   for (const m of bare) expect(m).toMatch(/^(#|\/\/) …$/);
+  // The pruned side's gutter numbers the kept lines as in the original; markers get none.
+  const kept = new Set((await keptLines(page)).split(',').map(Number));
+  const gutter = (await modifiedEditor(page).locator('.line-numbers').allInnerTexts()).map((t) => t.trim());
+  const numbered = gutter.filter((t) => t !== '').map(Number);
+  expect(numbered.length).toBeGreaterThan(0);
+  for (const n of numbered) expect(kept.has(n)).toBe(true);
+  expect(Math.max(...numbered)).toBeGreaterThan(gutter.length);
 
   const seq = await resultSeq(page);
   await page.getByTestId('elision').selectOption('compact');

@@ -6,6 +6,7 @@ import { detectLanguage, isLanguageId } from '@ctxprune/core/syntax/languages.ts
 import { isAbortError } from '@ctxprune/core/worker/client.ts';
 import type { EngineChoice, LoadProgress, WorkerCapabilities, WorkerPruneResult } from '@ctxprune/core/worker/protocol.ts';
 import type { ElisionStyle } from '@ctxprune/core/text/elision.ts';
+import { prunedLineLabels } from './lineNumbers';
 import { getPruner, onLoadProgress } from './pruner';
 import { DEFAULT_SAMPLE, SAMPLES, findSample } from './samples';
 import { LAYERS, MAX_URL_CODE_CHARS, clampRatio, readUrlState, writeUrlState, type Layer, type ViewState } from './urlState';
@@ -194,6 +195,9 @@ export function PruningView({ active }: { active: boolean }) {
     const text = run.status === 'error' ? '' : (run.result?.text ?? '');
     if (run.status === 'error' || run.result) {
       shownSeq.current = run.seq;
+      // Original line numbers in the pruned gutter: the markers need not carry them.
+      const labels = run.result ? prunedLineLabels(run.result.keptLines, run.result.stats.totalLines) : [];
+      diff.getModifiedEditor().updateOptions({ lineNumbers: (n: number) => labels[n - 1] ?? '' });
       if (modified.getValue() !== text) modified.setValue(text);
       else if (wrapRef.current) wrapRef.current.dataset.diffFor = String(run.seq);
     }
