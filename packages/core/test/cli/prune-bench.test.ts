@@ -32,6 +32,16 @@ describe('ctxprune prune', () => {
     expect(await main(['prune', join(SAMPLES, 'ring.rs'), '--query', 'pop empty', '--tokens', '120'], c.io)).toBe(0);
     expect(c.out.join('')).toContain('pub fn pop');
     expect(c.err.join('')).toMatch(/→ \d+ tokens \(budget 120/);
+    expect(c.err.join('')).toMatch(/\nelided lines: \d+(-\d+)?(, \d+(-\d+)?)*$/);
+    // Bare markers by default; --elision compact puts the ranges in the text.
+    const markers = (t: string) => t.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('// …'));
+    expect(new Set(markers(c.out.join('')))).toEqual(new Set(['// …']));
+    const d = capture();
+    expect(await main(['prune', join(SAMPLES, 'ring.rs'), '--query', 'pop empty', '--tokens', '120', '--elision', 'compact'], d.io)).toBe(0);
+    for (const m of markers(d.out.join(''))) expect(m).toMatch(/^\/\/ … lines? \d+(–\d+)?$/);
+    const e = capture();
+    expect(await main(['prune', join(SAMPLES, 'ring.rs'), '--query', 'x', '--elision', 'tiny'], e.io)).toBe(2);
+    expect(e.err.join('')).toMatch(/elision must be one of bare, compact, verbose.*\[INVALID_OPTION\]/);
   });
 
   it('rejects a bad budget with a typed error and exit code 2', async () => {

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { CtxpruneError } from '../../errors.js';
+import { elidedRanges, formatRanges } from '../../integrations/focus.js';
 import { prune } from '../../prune/pipeline.js';
 import { resolveScorer } from '../../scorers/registry.js';
 import { describeScorer } from '../../scorers/types.js';
@@ -43,6 +44,8 @@ export const command: Command = {
       io.err(
         `ctxprune: ${s.originalTokens} → ${s.outputTokens} tokens (budget ${s.budgetTokens}, ${s.achievedRatio.toFixed(2)}×), ` +
           `${s.keptLineCount}/${s.totalLines} lines, ${s.language ?? 'unknown language'}, scorer ${describeScorer(s)}, repair ${s.repair}, ${s.ms.toFixed(1)} ms` +
+          // The markers in the text need not carry line numbers: the ranges are here, off the budget.
+          (s.keptLineCount < s.totalLines ? `\nelided lines: ${formatRanges(elidedRanges(result.keptLines, s.totalLines), 40)}` : '') +
           (s.degraded.length ? `\nnote: ${s.degraded.join('; ')}` : ''),
       );
     }
