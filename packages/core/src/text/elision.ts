@@ -6,7 +6,8 @@
  * - `    # … lines 40–51` (compact: 9 tokens), for readers that need ranges in the text;
  * - `    # … 12 lines omitted (40–51)` (verbose: 12).
  * At 8× a marker costs as much as a line of code and there is one per kept run, so their size is
- * recall: line ranges in the text cost 0.056 of gold-line recall at 8× on the dev cases.
+ * recall: line ranges in the text cost 0.032 @4× and 0.068 @8× of gold-line recall on the dev cases
+ * (`npm run bench`, the "line ranges" row).
  */
 export type ElisionStyle = 'bare' | 'compact' | 'verbose';
 export const ELISION_STYLES: readonly ElisionStyle[] = ['bare', 'compact', 'verbose'];
