@@ -36,6 +36,22 @@ export interface Rendered {
   origin: Int32Array;
 }
 
+/**
+ * Output line index → original 0-based line, or -1 for a marker, from the kept line numbers
+ * alone (1-based, ascending; what a PruneResult carries): the `origin` of renderKept's output.
+ */
+export function outputOrigin(keptLines: readonly number[], totalLines: number): Int32Array {
+  const origin: number[] = [];
+  let next = 1;
+  for (const line of keptLines) {
+    if (line > next) origin.push(-1);
+    origin.push(line - 1);
+    next = line + 1;
+  }
+  if (next <= totalLines && keptLines.length > 0) origin.push(-1);
+  return Int32Array.from(origin);
+}
+
 /** Join kept lines and markers with '\n'. */
 export function renderKept(lines: string[], keep: Uint8Array, prefix: string, cr: string, style: ElisionStyle = 'bare'): Rendered {
   const out: string[] = [];

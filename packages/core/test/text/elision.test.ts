@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lineCommentPrefix } from '../../src/syntax/languages.js';
-import { elisionMarker, renderKept } from '../../src/text/elision.js';
+import { elisionMarker, outputOrigin, renderKept } from '../../src/text/elision.js';
 import { dominantCarriageReturn, splitLines } from '../../src/text/lines.js';
 import { identifierParts, termsOf } from '../../src/text/identifiers.js';
 
@@ -38,6 +38,15 @@ describe('elision markers', () => {
     expect(r.text).toBe('def f():\n    # …\n    return x');
     expect(renderKept(lines, keep, '#', '', 'compact').text).toBe('def f():\n    # … lines 2–4\n    return x');
     expect(Array.from(r.origin)).toEqual([0, -1, 4]);
+  });
+  it('outputOrigin gives renderKept\'s origin from the kept line numbers alone', () => {
+    const n = 9;
+    const text = Array.from({ length: n }, (_, i) => `x${i}`);
+    for (let mask = 1; mask < 1 << n; mask++) {
+      const keep = Uint8Array.from({ length: n }, (_, i) => (mask >> i) & 1);
+      const kept = [...keep.keys()].filter((i) => keep[i]).map((i) => i + 1);
+      expect(Array.from(outputOrigin(kept, n))).toEqual(Array.from(renderKept(text, keep, '#', '').origin));
+    }
   });
   it('uses the file\'s line ending for markers', () => {
     const crlf = ['a\r', 'b\r', 'c'];
