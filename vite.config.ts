@@ -17,17 +17,18 @@ const isolation = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
+/** The core from its sources, for the app and for the unit tests of its modules (vitest.config.ts). */
+export const coreAlias = [
+  { find: /^@ctxprune\/core$/, replacement: here('./packages/core/src/index.ts') },
+  { find: /^@ctxprune\/core\/(.*)$/, replacement: here('./packages/core/src/') + '$1' },
+];
+
 export default defineConfig({
   root: here('./apps/playground'),
   publicDir: here('./public'),
   base: './',
   plugins: [react()],
-  resolve: {
-    alias: [
-      { find: /^@ctxprune\/core$/, replacement: here('./packages/core/src/index.ts') },
-      { find: /^@ctxprune\/core\/(.*)$/, replacement: here('./packages/core/src/') + '$1' },
-    ],
-  },
+  resolve: { alias: coreAlias },
   server: { headers: isolation, fs: { allow: [here('.')] } },
   preview: { headers: isolation },
   optimizeDeps: {
