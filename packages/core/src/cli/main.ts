@@ -3,6 +3,7 @@
  * Commands print results to stdout and return an exit code; errors go to stderr.
  */
 import { isCtxpruneError } from '../errors.js';
+import { own } from '../util/own.js';
 
 export interface CliIo {
   out: (s: string) => void;
@@ -47,7 +48,7 @@ export async function main(argv: string[], io: CliIo = stdio): Promise<number> {
     await help(io);
     return name ? 0 : 1;
   }
-  const load = commands[name];
+  const load = own(commands, name);
   if (!load) {
     io.err(`ctxprune: unknown command "${name}" (commands: ${Object.keys(commands).join(', ')})`);
     return 2;

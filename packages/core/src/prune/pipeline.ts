@@ -25,7 +25,7 @@ const MAX_MEAN_LINE_CHARS = 1000;
  * on; on the training's held-out repositories 8× recall rose as this fell from 8 to 2 (+0.007 at
  * 4), while 4× stayed within 0.005.
  */
-const MAX_WHOLE_SPAN = 4;
+export const MAX_WHOLE_SPAN = 4;
 
 const defaultScorer = new LexicalScorer();
 
@@ -141,6 +141,19 @@ function ablate(r: ScorerOutput, opts: PruneOptions): RubricEmissions {
   return r;
 }
 
+/** The scorer option: an instance, or a name resolved through the registry (loaded on demand). */
+async function scorerOf(opt: PruneOptions['scorer']): Promise<Scorer> {
+  if (opt === undefined || opt === null || opt === 'lexical') return defaultScorer;
+  if (typeof opt === 'string') {
+    const { resolveScorer } = await import('../scorers/registry.js');
+    return resolveScorer(opt);
+  }
+  if (typeof opt !== 'object' || typeof (opt as Partial<Scorer>).score !== 'function') {
+    throw new CtxpruneError('INVALID_OPTION', `scorer must be a scorer name (lexical, neural, auto) or an object with a score() method, got ${opt === null ? 'null' : typeof opt}`);
+  }
+  return opt;
+}
+
 export async function prune(text: string, options: PruneOptions): Promise<PruneResult> {
   const t0 = performance.now();
   validateText(text);
@@ -154,6 +167,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   resolveBudget(options, 1);
   const elision = resolveElision(options.elision);
   const signal = options.signal;
+  const scorer = await scorerOf(options.scorer);
   checkAborted(signal);
 
   const counter: TokenCounter = options.tokenCounter ?? (await loadDefaultTokenCounter());
@@ -166,7 +180,6 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   checkAborted(signal);
 
   const tScore = performance.now();
-  const scorer: Scorer = options.scorer && options.scorer !== 'lexical' ? options.scorer : defaultScorer;
   const scored = await scorer.score({ query, lines, structure: st, language: syn.language, signal });
   checkAborted(signal);
   const rubrics = ablate(scored, options);

@@ -24,8 +24,11 @@ export interface PruneOptions {
   /** Language id or alias; omitted / 'auto' = detect from fileName, then content. */
   language?: LanguageId | string | null;
   fileName?: string;
-  /** A scorer instance (see scorers/registry.ts for named ones), or 'lexical'. Default: lexical. */
-  scorer?: Scorer | 'lexical';
+  /**
+   * A scorer instance, or a registered scorer's name ('lexical', 'neural', 'auto', or one added with
+   * registerScorer), resolved as resolveScorer does; an unknown name is INVALID_OPTION. Default: lexical.
+   */
+  scorer?: Scorer | 'lexical' | 'neural' | 'auto' | (string & {});
   /** Counts the budget. Default: o200k_base. */
   tokenCounter?: TokenCounter;
   ablation?: PruneAblation;

@@ -7,6 +7,7 @@ import { ModelledLanguagesScorer } from './auto.js';
 import { LexicalScorer } from './lexical.js';
 import { loadDefaultNeuralScorer } from './neural.js';
 import type { Scorer, ScorerInput, ScorerOutput } from './types.js';
+import { own } from '../util/own.js';
 
 export type ScorerName = 'lexical' | 'neural' | 'auto';
 
@@ -41,9 +42,9 @@ export function availableScorers(): string[] {
 }
 
 export async function resolveScorer(name: string): Promise<Scorer> {
-  const load = loaders[name];
+  const load = typeof name === 'string' ? own(loaders, name) : undefined;
   if (!load) {
-    throw new CtxpruneError('INVALID_OPTION', `unknown scorer "${name}" (available: ${availableScorers().join(', ')})`);
+    throw new CtxpruneError('INVALID_OPTION', `unknown scorer ${JSON.stringify(name)} (available: ${availableScorers().join(', ')})`);
   }
   return load();
 }

@@ -2,6 +2,8 @@
  * Per-language node-type tables for structure.ts: which tree-sitter node types are imports,
  * definitions, control statements, clauses, cases, body containers, ... (pure data).
  */
+import { CtxpruneError } from '../errors.js';
+import { own } from '../util/own.js';
 import type { LanguageId } from './types.js';
 
 export interface GrammarTable {
@@ -257,7 +259,9 @@ const TABLES: Record<LanguageId, GrammarTable> = {
 };
 
 export function grammarTable(lang: LanguageId): GrammarTable {
-  return TABLES[lang];
+  const t = own(TABLES, lang);
+  if (t === undefined) throw new CtxpruneError('UNKNOWN_LANGUAGE', `not a language id: ${JSON.stringify(String(lang))}`);
+  return t;
 }
 
 /** Control types whose nested `if` alternative continues an else-if chain. */

@@ -1,6 +1,8 @@
 /**
  * Language identification and per-language lexical facts (pure, no I/O).
  */
+import { CtxpruneError } from '../errors.js';
+import { own } from '../util/own.js';
 import { LANGUAGES, type LanguageId } from './types.js';
 
 const EXTENSIONS: Record<string, LanguageId> = {
@@ -42,7 +44,7 @@ const ALIASES: Record<string, LanguageId> = {
 export function parseLanguageName(name: string | null | undefined): LanguageId | null {
   if (!name) return null;
   const key = name.trim().toLowerCase().replace(/\s+/g, '');
-  return ALIASES[key] ?? null;
+  return own(ALIASES, key) ?? null;
 }
 
 export function isLanguageId(x: unknown): x is LanguageId {
@@ -52,14 +54,14 @@ export function isLanguageId(x: unknown): x is LanguageId {
 /** Language from a file name's extension (or well-known name), or null. */
 export function languageFromFileName(fileName: string): LanguageId | null {
   const base = fileName.replace(/\\/g, '/').split('/').pop() ?? '';
-  const special = SPECIAL_NAMES[base.toLowerCase()];
+  const special = own(SPECIAL_NAMES, base.toLowerCase());
   if (special) return special;
   const dot = base.lastIndexOf('.');
   if (dot <= 0 && !(dot === 0 && base.length > 1)) return null;
   const ext = base.slice(dot + 1);
   // `.C`/`.H` (upper case) are C++ by convention.
   if (ext === 'C' || ext === 'H') return 'cpp';
-  return EXTENSIONS[ext.toLowerCase()] ?? null;
+  return own(EXTENSIONS, ext.toLowerCase()) ?? null;
 }
 
 const SHEBANGS: Array<[RegExp, LanguageId]> = [
@@ -177,7 +179,9 @@ const GRAMMAR_FILES: Record<LanguageId, string> = {
 
 /** File name of the grammar's wasm (`tree-sitter-<grammar>.wasm`). */
 export function grammarFileFor(lang: LanguageId): string {
-  return GRAMMAR_FILES[lang];
+  const f = own(GRAMMAR_FILES, lang);
+  if (f === undefined) throw new CtxpruneError('UNKNOWN_LANGUAGE', `not a language id: ${JSON.stringify(String(lang))}`);
+  return f;
 }
 
 /**

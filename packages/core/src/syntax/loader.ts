@@ -9,6 +9,7 @@ import { env, isNode } from '../config.js';
 import { CtxpruneError } from '../errors.js';
 import { LANGUAGES, type LanguageId } from './types.js';
 import { grammarFileFor } from './languages.js';
+import { own } from '../util/own.js';
 
 export interface LoadedGrammar {
   language: Language;
@@ -79,10 +80,10 @@ async function joinBase(base: string | URL, file: string): Promise<string> {
 /** Where the grammar for `lang` is read from under the current env. */
 export async function grammarLocation(lang: LanguageId): Promise<string> {
   const a = env.assets;
-  const exact = a.grammarUrls[lang];
+  const exact = own(a.grammarUrls, lang);
   if (exact) return String(exact);
   if (a.grammarBaseUrl) return joinBase(a.grammarBaseUrl, grammarFileFor(lang));
-  if (isNode) return nodeResolve(PACKAGE_PATHS[lang]);
+  if (isNode) return nodeResolve(own(PACKAGE_PATHS, lang) ?? grammarFileFor(lang));
   return joinBase(a.assetBase.endsWith('/') ? a.assetBase + 'grammars/' : a.assetBase + '/grammars/', grammarFileFor(lang));
 }
 
