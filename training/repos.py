@@ -32,3 +32,18 @@ FORBIDDEN = {
     'pylint-dev/pylint', 'mwaskom/seaborn', 'astropy/astropy', 'pydata/xarray', 'sphinx-doc/sphinx',
     'sympy/sympy', 'django/django', 'scikit-learn/scikit-learn', 'matplotlib/matplotlib',
 }
+
+# Kept for independent evaluation (../shared/bench/RESERVED.md): never fetched, mined, trained or tuned on.
+RESERVED = {
+    'honojs/hono', 'tanstack/query', 'mobxjs/mobx', 'vercel/swr', 'pmndrs/zustand', 'immerjs/immer',
+    'reduxjs/redux-toolkit', 'pydantic/pydantic', 'encode/django-rest-framework', 'textualize/textual',
+    'pycqa/flake8',
+}
+FORBIDDEN_LOWER = {r.lower() for r in FORBIDDEN} | RESERVED
+
+# Repositories tried as training data and not shipped (model card): kept out of validation too.
+TRIED_FOR_TRAINING = {'fastapi/fastapi', 'scrapy/scrapy', 'python-poetry/poetry', 'sveltejs/svelte',
+                      'eslint/eslint', 'jestjs/jest', 'facebook/jest'}
+
+for _repo, _split in REPOS:
+    assert _repo.lower() not in FORBIDDEN_LOWER, _repo

@@ -11,6 +11,8 @@ export interface BenchCase {
   path?: string;
   repo?: string;
   source?: string;
+  /** commit | issue | description (validation cases carry it; dev cases get it from `source`) */
+  kind?: string;
 }
 
 export async function readCases(path: string): Promise<BenchCase[]> {

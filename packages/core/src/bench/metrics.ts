@@ -15,6 +15,10 @@ export interface CaseOutcome {
   language?: string;
   /** Recall of the scorer's ranking alone at the same budget (bench/ranking.ts), when measured. */
   rankingRecall?: number;
+  /** Recall of the smoothed-BM25 window at the same budget (bench/baselines.ts), when measured. */
+  bm25WindowRecall?: number;
+  /** commit | issue | description */
+  kind?: string;
 }
 
 export function goldRecall(keptLines: number[], gold: number[]): { recall: number; allKept: boolean } {
@@ -72,4 +76,42 @@ export function formatRankingRow(label: string, outcomes: CaseOutcome[]): string
   const measured = outcomes.filter((o) => o.rankingRecall !== undefined);
   const recall = measured.reduce((s, o) => s + o.rankingRecall!, 0) / (measured.length || 1);
   return `| ${label} | ${measured.length ? recall.toFixed(3) : '–'} | – | – | – | – | – |`;
+}
+
+/** Share of the cases with a grammar whose input parses with no ERROR or MISSING node. */
+function inputParses(outcomes: CaseOutcome[]): number {
+  const known = outcomes.filter((o) => o.inputParseOk !== null);
+  return known.length ? known.filter((o) => o.inputParseOk).length / known.length : NaN;
+}
+
+function meanOf(outcomes: CaseOutcome[], pick: (o: CaseOutcome) => number | undefined): string {
+  const xs = outcomes.map(pick).filter((x): x is number => x !== undefined);
+  return xs.length ? (xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(3) : '–';
+}
+
+/**
+ * The run's summary, then one row per language and per query kind (and per language × kind), each
+ * with the recall of the scorer's ranking alone and of the smoothed-BM25 window at the same budgets.
+ */
+export function formatBreakdown(label: string, outcomes: CaseOutcome[]): string {
+  const rows: [string, CaseOutcome[]][] = [[label, outcomes]];
+  const langs = [...new Set(outcomes.map((o) => o.language ?? '?'))].sort();
+  const kinds = [...new Set(outcomes.map((o) => o.kind ?? '?'))].sort();
+  for (const l of langs) rows.push([`  ${l}`, outcomes.filter((o) => (o.language ?? '?') === l)]);
+  for (const k of kinds) rows.push([`  ${k}`, outcomes.filter((o) => (o.kind ?? '?') === k)]);
+  if (langs.length > 1 && kinds.length > 1) {
+    for (const l of langs) {
+      for (const k of kinds) {
+        const sub = outcomes.filter((o) => (o.language ?? '?') === l && (o.kind ?? '?') === k);
+        if (sub.length) rows.push([`  ${l} ${k}`, sub]);
+      }
+    }
+  }
+  const head = '| run | cases | recall | ranking | window | all kept | budget ok | input parses | output parses | ms median |\n|---|---|---|---|---|---|---|---|---|---|';
+  const pct = (x: number) => (Number.isNaN(x) ? '–' : `${(100 * x).toFixed(1)}%`);
+  return [head, ...rows.map(([name, sub]) => {
+    const s = summarize(sub);
+    return `| ${name} | ${s.cases} | ${s.recall.toFixed(3)} | ${meanOf(sub, (o) => o.rankingRecall)} | ${meanOf(sub, (o) => o.bm25WindowRecall)} | ` +
+      `${s.allKept.toFixed(3)} | ${pct(s.budgetCompliance)} | ${pct(inputParses(sub))} | ${pct(s.parseValidity)} | ${s.msMedian.toFixed(1)} |`;
+  })].join('\n');
 }

@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { type BenchCase, readCases } from '../../bench/cases.js';
-import { type CaseOutcome, formatRankingRow, formatSummaryRow, goldRecall, summarize, SUMMARY_HEADER } from '../../bench/metrics.js';
+import { type CaseOutcome, formatBreakdown, formatRankingRow, formatSummaryRow, goldRecall, summarize, SUMMARY_HEADER } from '../../bench/metrics.js';
 import { rankingRecall } from '../../bench/ranking.js';
+import { keptRecall, smoothedBm25Keep } from '../../bench/baselines.js';
 import { CtxpruneError } from '../../errors.js';
 import { prune } from '../../prune/pipeline.js';
 import { resolveScorer } from '../../scorers/registry.js';
@@ -21,7 +22,8 @@ interface Variant { ablation?: PruneAblation; elision?: ElisionStyle }
 
 /**
  * Prune every case. With `ranking`, also the recall of the scorer's ranking alone at the same
- * budget (bench/ranking.ts), from the very emissions the pipeline decoded.
+ * budget (bench/ranking.ts), from the very emissions the pipeline decoded, and of the
+ * smoothed-BM25 window (bench/baselines.ts) on the same costs.
  */
 async function runCases(
   cases: BenchCase[], ratio: number, variant: Variant, scorer: Scorer, ranking = false,
@@ -38,12 +40,17 @@ async function runCases(
     const ms = performance.now() - t0;
     const { recall, allKept } = goldRecall(r.keptLines, c.gold_lines);
     let rankOnly: number | undefined;
+    let window: number | undefined;
     if (ranking && scored) {
-      const { costs } = measureTokens(c.file_text, splitLines(c.file_text), tokenCounter);
+      const lines = splitLines(c.file_text);
+      const { costs } = measureTokens(c.file_text, lines, tokenCounter);
       rankOnly = rankingRecall(scored, costs, r.stats.budgetTokens, c.gold_lines);
+      window = keptRecall(smoothedBm25Keep(lines, c.query, costs, r.stats.budgetTokens), c.gold_lines);
     }
     out.push({
       ...(rankOnly === undefined ? {} : { rankingRecall: rankOnly }),
+      ...(window === undefined ? {} : { bm25WindowRecall: window }),
+      kind: caseKind(c),
       id: c.id,
       ratio,
       keptLines: r.keptLines,
@@ -61,10 +68,19 @@ async function runCases(
   return out;
 }
 
+/** commit | issue | description: the case's own field, else from its source (SWE-bench cases are issues). */
+function caseKind(c: BenchCase): string {
+  if (c.kind) return c.kind;
+  if (c.source === 'swebench_verified') return 'issue';
+  if (c.source?.startsWith('docs_')) return 'description';
+  return 'commit';
+}
+
 function outcomeLine(o: CaseOutcome): string {
   return JSON.stringify({
-    id: o.id, ratio: o.ratio, keptLines: o.keptLines, originalTokens: o.originalTokens,
-    outputTokens: o.outputTokens, parseOk: o.parseOk, ms: Math.round(o.ms * 100) / 100,
+    id: o.id, ratio: o.ratio, kind: o.kind, language: o.language, recall: o.recall, rankingRecall: o.rankingRecall,
+    bm25WindowRecall: o.bm25WindowRecall, keptLines: o.keptLines, originalTokens: o.originalTokens,
+    outputTokens: o.outputTokens, parseOk: o.parseOk, inputParseOk: o.inputParseOk, ms: Math.round(o.ms * 100) / 100,
   });
 }
 
@@ -130,14 +146,11 @@ export const command: Command = {
     }
     const ratio = numberFlag(args, 'ratio');
     if (ratio === undefined) throw new CtxpruneError('INVALID_OPTION', `--ratio is required (or --suite)\nusage: ${this.usage}`);
-    const outcomes = await runCases(cases, ratio, { ablation: ablationFromArgs(args), elision: elisionFromArgs(args) }, scorer);
+    const outcomes = await runCases(cases, ratio, { ablation: ablationFromArgs(args), elision: elisionFromArgs(args) }, scorer, true);
     const outPath = stringFlag(args, 'out');
     if (outPath) await writeFile(outPath, outcomes.map(outcomeLine).join('\n') + '\n');
-    const s = summarize(outcomes);
-    io.out(`${s.cases} cases at ${ratio}×\n${SUMMARY_HEADER}\n${formatSummaryRow(name, s)}`);
-    for (const lang of [...new Set(outcomes.map((o) => o.language ?? '?'))].sort()) {
-      io.out(formatSummaryRow(`  ${lang}`, summarize(outcomes.filter((o) => (o.language ?? '?') === lang))));
-    }
+    io.out(`${outcomes.length} cases at ${ratio}× (ranking = the scorer's ranking alone; window = smoothed-BM25 window; both greedy under the same budget, no markers)`);
+    io.out(formatBreakdown(name, outcomes));
     return 0;
   },
 };

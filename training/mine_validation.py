@@ -1,0 +1,199 @@
+#!/usr/bin/python3
+"""Mine the validation corpus (validation.py) into bench cases: the corpus every knob is tuned on.
+
+Three kinds of case, each from a repository's history at its pinned commit:
+  - commit: a bug-fix commit's message -> the pre-image lines its diff edits, filtered exactly as the
+    benchmark's commit cases are (mine_commits.py: one parent, 1-2 non-test source files, <= 80 changed
+    lines, a descriptive message);
+  - issue: the same, when the message carries a bug report (a traceback or stack, quoted code, steps
+    to reproduce, an error message): squash merges that quote the issue they fix;
+  - description: a docstring/JSDoc or prose comment cut out of the file -> the code it describes
+    (mine_docs.py), at the pinned commit.
+Sampling is seeded by repository, so a rerun on the same pins gives the same cases. The identifiers
+(repository, commit, path, kind, gold lines) are written to training/validation-cases.tsv, which is
+committed; the texts (DIR/cases.jsonl, in the format of ../shared/bench's materialized cases) are not.
+
+  /usr/bin/python3 training/mine_validation.py --mirror /work/.mirror --out data/val
+  node packages/core/bin/ctxprune.js bench --cases data/val/cases.jsonl --ratio 8
+"""
+import argparse
+import json
+import os
+import random
+import re
+import sys
+
+from mine_commits import SRC_EXT, TEST_RE, Blobs, clean_message, commits, descriptive, gold_lines
+from mine_docs import candidates, cut
+from validation import VALIDATION
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MAX_LINES = 3000
+# What a bug report gives away, as commit messages quote it.
+ISSUE_SIGNS = re.compile(
+    r'Traceback \(most recent call last\)|^\s*File "[^"]+", line \d+|^\s+at \S.*\(?\S+:\d+:\d+\)?\s*$|```|'
+    r'steps to reproduce|to reproduce|minimal reproduction|reproduction|expected (behaviou?r|result|output)|'
+    r'actual (behaviou?r|result|output)|^\s*[A-Za-z_.]*(Error|Exception)\b[^\n]*:|^\s*>>> |^\s*\$ ', re.I | re.M)
+
+
+def is_issue_style(message: str) -> bool:
+    body = message.strip()
+    return len(body) >= 250 and bool(ISSUE_SIGNS.search(body))
+
+
+def mine_history(repo, git_dir, pin, rng, caps, max_commits):
+    """(kind, case) for commit and issue cases, sampled uniformly from the eligible commits."""
+    eligible = []
+    for sha, parents, msg, files in commits_at(git_dir, pin, max_commits):
+        if len(parents) != 1:
+            continue
+        subject = msg.strip().splitlines()[0] if msg.strip() else ''
+        if not descriptive(subject):
+            continue
+        src = [(a, d, p) for a, d, p in files if os.path.splitext(p)[1] in SRC_EXT and not TEST_RE.search(p)]
+        if not (1 <= len(src) <= 2) or len(files) > 8 or any(a < 0 or a + d > 80 for a, d, _ in src):
+            continue
+        query = clean_message(msg)
+        eligible.append(('issue' if is_issue_style(query) else 'commit', sha, parents[0], query, src))
+    rng.shuffle(eligible)
+    blobs = Blobs(git_dir)
+    taken = {'commit': 0, 'issue': 0}
+    seen = set()
+    for kind, sha, parent, query, src in eligible:
+        if taken[kind] >= caps[kind]:
+            if all(taken[k] >= caps[k] for k in taken):
+                break
+            continue
+        # One case per commit: the first of its files that qualifies (the benchmark's cases are per file).
+        for _a, _d, path in sorted(src, key=lambda f: f[2]):
+            data = blobs.get(parent, path)
+            if data is None or len(data) > 400_000 or b'\0' in data:
+                continue
+            text = data.decode('utf-8', 'replace')
+            pre = text.split('\n')
+            if not (30 <= len(pre) <= MAX_LINES):
+                continue
+            gold, hunks = gold_lines(git_dir, parent, sha, path, pre)
+            if not gold or len(gold) > 60 or hunks > 6 or (path, tuple(gold)) in seen:
+                continue
+            seen.add((path, tuple(gold)))
+            taken[kind] += 1
+            yield kind, {'repo': repo, 'commit': sha, 'parent': parent, 'path': path, 'query': query,
+                         'gold_lines': gold, 'file_text': text}
+            break
+    blobs.close()
+
+
+def commits_at(git_dir, pin, max_commits):
+    """mine_commits.commits, from the pinned commit instead of HEAD."""
+    import subprocess
+    p = subprocess.Popen(['git', '--git-dir', git_dir, 'log', '--no-merges', f'-n{max_commits}', '--no-renames',
+                          '--format=%x01%H %P%x02%B%x03', '--numstat', pin], stdout=subprocess.PIPE)
+    buf = p.stdout.read().decode('utf-8', 'replace')
+    if p.wait() != 0:
+        sys.exit(f'{git_dir}: cannot read the history at {pin} (fetch the repository again?)')
+    for rec in buf.split('\x01')[1:]:
+        head, _, rest = rec.partition('\x02')
+        msg, _, stat = rest.partition('\x03')
+        shas = head.split()
+        files = []
+        for line in stat.strip().splitlines():
+            parts = line.split('\t')
+            if len(parts) == 3:
+                a, d, path = parts
+                files.append((int(a) if a != '-' else -1, int(d) if d != '-' else -1, path))
+        yield shas[0], shas[1:], msg, files
+
+
+def mine_descriptions(repo, git_dir, pin, rng, cap):
+    """Docstring and comment cases at the pinned commit, at most two per file, half of each kind."""
+    import subprocess
+    names = subprocess.run(['git', '--git-dir', git_dir, 'ls-tree', '-r', '--name-only', pin],
+                           stdout=subprocess.PIPE, check=True).stdout.decode('utf-8', 'replace').splitlines()
+    names = sorted(p for p in names if os.path.splitext(p)[1] in SRC_EXT and not TEST_RE.search(p))
+    rng.shuffle(names)
+    blobs = Blobs(git_dir)
+    pool = {'docstring': [], 'comment': []}
+    for path in names[:400]:
+        data = blobs.get(pin, path)
+        if data is None or len(data) > 400_000 or b'\0' in data:
+            continue
+        text = data.decode('utf-8', 'replace')
+        if not 30 <= text.count('\n') + 1 <= MAX_LINES:
+            continue
+        found = {'docstring': [], 'comment': []}
+        for kind, query, c_lo, c_hi, (g_lo, g_hi) in candidates(text, SRC_EXT[os.path.splitext(path)[1]]):
+            found[kind].append((path, text, query, c_lo, c_hi, g_lo, g_hi))
+        for kind, items in found.items():
+            rng.shuffle(items)
+            pool[kind] += items[:2]
+    blobs.close()
+    for kind, items in pool.items():
+        rng.shuffle(items)
+        for path, text, query, c_lo, c_hi, g_lo, g_hi in items[:cap // 2]:
+            lines = cut(text.split('\n'), c_lo, c_hi)
+            yield 'description', {'repo': repo, 'commit': pin, 'parent': pin, 'path': path, 'query': query,
+                                  'gold_lines': list(range(g_lo + 1, g_hi + 2)), 'file_text': '\n'.join(lines),
+                                  'description_kind': kind}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--mirror', default='/work/.mirror')
+    ap.add_argument('--out', default='data/val')
+    ap.add_argument('--commits', type=int, default=60, help='commit cases per repository')
+    ap.add_argument('--issues', type=int, default=25, help='issue-style cases per repository, where its history has them')
+    ap.add_argument('--descriptions', type=int, default=20, help='description cases per repository')
+    ap.add_argument('--max-commits', type=int, default=8000)
+    ap.add_argument('--seed', type=int, default=14)
+    ap.add_argument('--repos', nargs='*', default=None)
+    ap.add_argument('--manifest', default=os.path.join(HERE, 'validation-cases.tsv'))
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    rows, counts = [], {}
+    with open(os.path.join(args.out, 'cases.jsonl'), 'w') as out:
+        for repo, group, code_kind, pin in VALIDATION:
+            if args.repos and repo not in args.repos:
+                continue
+            git_dir = os.path.join(args.mirror, repo.replace('/', '+'), 'repo')
+            if not os.path.isdir(git_dir):
+                sys.exit(f'{repo}: no mirror at {git_dir} (fetch github:{repo})')
+            rng = random.Random(f'{args.seed}:{repo}')
+            caps = {'commit': args.commits, 'issue': args.issues}
+            mined = list(mine_history(repo, git_dir, pin, rng, caps, args.max_commits))
+            mined += list(mine_descriptions(repo, git_dir, pin, rng, args.descriptions))
+            per = {}
+            for kind, c in mined:
+                ext = os.path.splitext(c['path'])[1]
+                language = SRC_EXT[ext]
+                case_id = f"{repo}::{kind}::{c['commit'][:10]}::{c['path']}"
+                if kind == 'description':
+                    case_id += f"::{c['description_kind']}::{c['gold_lines'][0]}"
+                out.write(json.dumps({
+                    'id': case_id, 'source': f'validation_{kind}', 'kind': kind, 'repo': repo, 'group': code_kind,
+                    'commit': c['commit'], 'parent': c['parent'], 'path': c['path'], 'language': language,
+                    'query': c['query'], 'gold_lines': c['gold_lines'], 'n_lines': c['file_text'].count('\n') + 1,
+                    'file_text': c['file_text'],
+                }) + '\n')
+                rows.append((case_id, repo, c['parent'], c['path'], kind, language,
+                             ','.join(map(str, c['gold_lines']))))
+                per[kind] = per.get(kind, 0) + 1
+            counts[repo] = per
+            print(f'{repo}@{pin[:10]} ({group}, {code_kind}): {per}', file=sys.stderr, flush=True)
+    if not args.repos:
+        with open(args.manifest, 'w') as f:
+            f.write('# Validation cases (training/mine_validation.py at the pins of training/validation.py): identifiers only.\n')
+            f.write('# file_commit is the commit whose file the case prunes (a fix commit\'s parent; the pin for descriptions).\n')
+            f.write('id\trepo\tfile_commit\tpath\tkind\tlanguage\tgold_lines\n')
+            for r in rows:
+                f.write('\t'.join(r) + '\n')
+    total = sum(sum(v.values()) for v in counts.values())
+    by_kind = {}
+    for v in counts.values():
+        for k, n in v.items():
+            by_kind[k] = by_kind.get(k, 0) + n
+    print(f'{total} cases from {len(counts)} repositories: {by_kind}', file=sys.stderr)
+
+
+if __name__ == '__main__':
+    main()
