@@ -90,9 +90,12 @@ def commits_at(git_dir, pin, max_commits):
     p = subprocess.Popen(['git', '--git-dir', git_dir, 'log', '--no-merges', f'-n{max_commits}', '--no-renames',
                           '--format=%x01%H %P%x02%B%x03', '--numstat', pin], stdout=subprocess.PIPE)
     buf = p.stdout.read().decode('utf-8', 'replace')
+    records = buf.split('\x01')[1:]
     if p.wait() != 0:
-        sys.exit(f'{git_dir}: cannot read the history at {pin} (fetch the repository again?)')
-    for rec in buf.split('\x01')[1:]:
+        # A snapshot may lack old objects: keep the history read before the gap (its last record may be cut).
+        records = records[:-1]
+        print(f'{git_dir}: history readable for {len(records)} commits from {pin[:10]}', file=sys.stderr)
+    for rec in records:
         head, _, rest = rec.partition('\x02')
         msg, _, stat = rest.partition('\x03')
         shas = head.split()

@@ -78,15 +78,22 @@ describe('ctxprune bench', () => {
     const rows = readFileSync(join(dir, 'out.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(rows.map((r) => r.id)).toEqual(['a', 'b']);
     for (const r of rows) {
-      expect(Object.keys(r).sort()).toEqual(['id', 'keptLines', 'ms', 'originalTokens', 'outputTokens', 'parseOk', 'ratio']);
+      expect(Object.keys(r).sort()).toEqual([
+        'bm25WindowRecall', 'id', 'inputParseOk', 'keptLines', 'kind', 'language', 'ms', 'originalTokens', 'outputTokens',
+        'parseOk', 'rankingRecall', 'ratio', 'recall',
+      ]);
+      expect(r.kind).toBe('commit');
       expect(r.ratio).toBe(4);
       expect(r.outputTokens).toBeLessThanOrEqual(Math.floor(r.originalTokens / 4));
       expect(r.parseOk).toBe(true);
     }
     expect(rows[0].keptLines).toEqual(expect.arrayContaining(gold));
     const printed = c.out.join('\n');
-    expect(printed).toMatch(/\| neural \| [01]\.\d{3} \| [01]\.\d{3} \| 100\.0% \| 100\.0% \|/);
-  });
+    // run | cases | recall | ranking | window | all kept | budget ok | input parses | output parses
+    expect(printed).toMatch(/\| neural \| 2 \| [01]\.\d{3} \| [01]\.\d{3} \| [01]\.\d{3} \| [01]\.\d{3} \| 100\.0% \| 100\.0% \| 100\.0% \|/);
+    expect(printed).toMatch(/\|   python \| 1 \|/);
+    expect(printed).toMatch(/\|   typescript \| 1 \|/);
+  }, 60_000);
 
   it('says how to get cases when the file is missing', async () => {
     const c = capture();
