@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { coreAlias } from './vite.config';
+import { coreAlias } from './vite.config.ts';
 
 // Unit tests only; the browser tests in e2e/ run with `npx playwright test`.
 export default defineConfig({

@@ -1,3 +1,4 @@
+// @ts-check
 // Structure analysis in a worker thread, so the data builder can time out on a pathological file.
 import { parentPort } from 'node:worker_threads';
 import path from 'node:path';
@@ -5,11 +6,13 @@ import { fileURLToPath } from 'node:url';
 
 const core = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'packages', 'core', 'dist');
 const { analyze } = await import(path.join(core, 'syntax', 'index.js'));
-parentPort.on('message', async ({ id, text, lang }) => {
+const port = parentPort;
+if (!port) throw new Error('analyze_worker.mjs runs as a worker thread (build_dataset.mjs starts it)');
+port.on('message', async ({ id, text, lang }) => {
   try {
     const st = await analyze(text, lang);
-    parentPort.postMessage({ id, st });
+    port.postMessage({ id, st });
   } catch (e) {
-    parentPort.postMessage({ id, error: String(e && e.message ? e.message : e) });
+    port.postMessage({ id, error: e instanceof Error ? e.message : String(e) });
   }
 });

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * Features + rubric labels for training, computed by packages/core (the same code the neural
  * scorer runs at inference). Run after `npm run build -w @ctxprune/core`.
@@ -44,7 +45,8 @@ const PARSE_LANG = { python: 'python', typescript: 'typescript', javascript: 'ja
 // Parsing runs in a worker so a file that makes the analyzer hang costs a timeout, not the run.
 const ANALYZE_TIMEOUT_MS = Number(opt('analyze-timeout', '4000'));
 const hung = new Set(); // paths whose analysis timed out once: indentation fallback from then on
-let worker = null;
+// The cast keeps TypeScript from narrowing to `null` at the top level (analyzeInWorker sets it).
+let worker = /** @type {Worker | null} */ (null);
 let nextId = 0;
 let timeouts = 0;
 function analyzeInWorker(text, lang) {
@@ -73,7 +75,7 @@ async function structureOf(text, lines, language, key) {
   const lang = PARSE_LANG[language] ?? null;
   if (!lang || hung.has(key) || text.length > 2 * 1024 * 1024 || text.length / lines.length > 1000) return analyzeByIndent(lines, lang);
   try { return await analyzeInWorker(text, lang); } catch (e) {
-    if (String(e.message).includes('timed out')) { timeouts++; hung.add(key); console.error(`analyze timed out (${key}, ${lines.length} lines): indentation fallback`); }
+    if (String(e instanceof Error ? e.message : e).includes('timed out')) { timeouts++; hung.add(key); console.error(`analyze timed out (${key}, ${lines.length} lines): indentation fallback`); }
     return analyzeByIndent(lines, lang);
   }
 }
@@ -131,7 +133,7 @@ for (const file of files) {
     }
     for (const job of jobs) {
       let ex;
-      try { ex = await example(job.query, c.file_text, c.language, job.gold, job.doc, `${c.repo}:${c.path}`); } catch (e) { console.error(`skip ${c.repo} ${c.commit}: ${e.message}`); continue; }
+      try { ex = await example(job.query, c.file_text, c.language, job.gold, job.doc, `${c.repo}:${c.path}`); } catch (e) { console.error(`skip ${c.repo} ${c.commit}: ${e instanceof Error ? e.message : String(e)}`); continue; }
       const n = ex.lines.length;
       let lo = 0, hi = n;
       if (n > maxLines) {

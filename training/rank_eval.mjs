@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * Diagnostic: ranking quality of the scorers without the pipeline. For each case, keep lines in
  * order of fused keep−prune margin until 1/ratio of the file's characters (bench/ranking.ts, as
@@ -18,7 +19,7 @@ const args = process.argv.slice(2);
 const opt = (k, d) => { const i = args.indexOf(`--${k}`); return i >= 0 ? args[i + 1] : d; };
 const neural = await NeuralScorer.load({ model: opt('model', undefined), backend: 'wasm', lexicalBlend: 0 });
 const lexical = new LexicalScorer();
-const cases = fs.readFileSync(opt('cases'), 'utf8').split('\n').filter(Boolean).map(JSON.parse);
+const cases = fs.readFileSync(opt('cases'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 const res = { neural: { 4: [], 8: [] }, lexical: { 4: [], 8: [] }, neural_sem: { 4: [], 8: [] } };
 for (const c of cases) {
   const lines = splitLines(c.file_text);

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * Speed of the neural scorer in Node (onnxruntime-web, WASM): model load time, median ms to
  * score and to prune a 1,000-line file, tokens/s, peak RSS. Run after `npm run build`.

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Reason } from '../../src/prune/reasons.js';
-import { buildRepairIndex, repairKeepSet } from '../../src/prune/repair.js';
+import { MAX_WHOLE_SPAN } from '../../src/prune/pipeline.js';
+import { buildRepairIndex, repairKeepSet, type RepairOptions } from '../../src/prune/repair.js';
+import type { LanguageId } from '../../src/syntax/types.js';
 import { LineKind as K } from '../../src/syntax/types.js';
 import { handStructure } from './structure-fixture.js';
 
@@ -23,11 +25,16 @@ const py = handStructure(9, {
   uses: { 5: [0] },
 });
 
+/** The options prune() passes (pipeline.ts), with `over` changed. */
+function options(language: LanguageId, over: Partial<RepairOptions> = {}): RepairOptions {
+  return { syntactic: true, dependencies: true, language, maxWholeSpan: MAX_WHOLE_SPAN, wholeSpans: null, ...over };
+}
+
 function run(keepLines: number[], opts: { syntactic?: boolean; dependencies?: boolean } = {}) {
   const keep = new Uint8Array(py.lineCount);
   const reason = new Uint8Array(py.lineCount);
   for (const l of keepLines) { keep[l] = 1; reason[l] = Reason.Evidence; }
-  repairKeepSet(keep, reason, py, { syntactic: opts.syntactic ?? true, dependencies: opts.dependencies ?? true, language: 'python' }, buildRepairIndex(py, PY_LINES, 'python'));
+  repairKeepSet(keep, reason, py, options('python', opts), buildRepairIndex(py, PY_LINES, 'python'));
   return { kept: [...keep].flatMap((k, i) => (k ? [i] : [])), reason: Array.from(reason) };
 }
 
@@ -59,7 +66,7 @@ describe('AST-aware repair', () => {
     const keep = new Uint8Array(9);
     const reason = new Uint8Array(9);
     keep[5] = 1; reason[5] = Reason.Evidence;
-    repairKeepSet(keep, reason, uses, { syntactic: false, dependencies: true, language: 'python', maxWholeSpan: 8, wholeSpans: null }, buildRepairIndex(uses, PY_LINES, 'python'));
+    repairKeepSet(keep, reason, uses, options('python', { syntactic: false }), buildRepairIndex(uses, PY_LINES, 'python'));
     expect([...keep].flatMap((k, i) => (k ? [i] : []))).toEqual([0, 5]);
   });
 
@@ -81,7 +88,7 @@ describe('AST-aware repair', () => {
     const keep = new Uint8Array(7);
     const reason = new Uint8Array(7);
     keep[6] = 1; reason[6] = Reason.Evidence;
-    repairKeepSet(keep, reason, ts, { syntactic: true, dependencies: true, language: 'typescript', maxWholeSpan: 8, wholeSpans: null }, buildRepairIndex(ts, [], 'typescript'));
+    repairKeepSet(keep, reason, ts, options('typescript'), buildRepairIndex(ts, [], 'typescript'));
     expect(Array.from(keep)).toEqual([1, 0, 0, 1, 0, 1, 1]);
     expect(Array.from(reason)).toEqual([Reason.Repair, 0, 0, Reason.Dependency, 0, Reason.Repair, Reason.Evidence]);
   });
@@ -101,12 +108,48 @@ describe('AST-aware repair', () => {
     const keep = new Uint8Array(6);
     const reason = new Uint8Array(6);
     keep[0] = 1; reason[0] = Reason.Evidence;
-    repairKeepSet(keep, reason, py5, { syntactic: true, dependencies: true, language: 'python', maxWholeSpan: 8, wholeSpans: null }, buildRepairIndex(py5, [], 'python'));
+    repairKeepSet(keep, reason, py5, options('python'), buildRepairIndex(py5, [], 'python'));
     expect(Array.from(keep)).toEqual([1, 1, 0, 0, 0, 1]);
     keep.fill(0); reason.fill(0);
     keep[0] = 1; keep[3] = 1; reason[0] = reason[3] = Reason.Evidence;
-    repairKeepSet(keep, reason, py5, { syntactic: true, dependencies: true, language: 'python', maxWholeSpan: 8, wholeSpans: null }, buildRepairIndex(py5, [], 'python'));
+    repairKeepSet(keep, reason, py5, options('python'), buildRepairIndex(py5, [], 'python'));
     expect(Array.from(keep)).toEqual([1, 0, 0, 1, 0, 1]);
+  });
+
+  it('a statement spanning more than MAX_WHOLE_SPAN lines is kept in part, as prune() does', () => {
+    // 0 def f():
+    // 1     x = call(          span 1..1+d
+    // 2         a0,            evidence
+    //   …
+    // 1+d     )
+    // 2+d   return x
+    const closeSpan = (d: number, over: Partial<RepairOptions> = {}) => {
+      const n = d + 3;
+      const st = handStructure(n, {
+        kind: [K.DefHeader, ...Array<number>(d + 1).fill(K.Code), K.Code],
+        parent: [-1, ...Array<number>(d + 2).fill(0)],
+        blockEnd: { 0: n - 1 },
+        firstBodyLine: { 0: 1 },
+        spans: [[1, 1 + d]],
+      });
+      const keep = new Uint8Array(n);
+      const reason = new Uint8Array(n);
+      keep[2] = 1; reason[2] = Reason.Evidence;
+      repairKeepSet(keep, reason, st, options('python', over), buildRepairIndex(st, [], 'python'));
+      return { kept: [...keep].flatMap((k, i) => (k ? [i] : [])), reason: Array.from(reason) };
+    };
+    const d = MAX_WHOLE_SPAN;
+    const partial = closeSpan(d);
+    expect(partial.kept).toEqual([0, 1, 2, 1 + d]);
+    expect(partial.reason[1]).toBe(Reason.Repair);
+    expect(partial.reason[1 + d]).toBe(Reason.Repair);
+    // One line shorter: whole.
+    expect(closeSpan(d - 1).kept).toEqual(Array.from({ length: d + 1 }, (_, i) => i));
+    // Marked whole (its partial form failed to parse): whole, and so with no limit.
+    const marked = new Uint8Array(d + 3);
+    marked[1] = 1;
+    expect(closeSpan(d, { wholeSpans: marked }).kept).toEqual(Array.from({ length: d + 2 }, (_, i) => i));
+    expect(closeSpan(d, { maxWholeSpan: Number.POSITIVE_INFINITY }).kept).toEqual(Array.from({ length: d + 2 }, (_, i) => i));
   });
 
   it('closers and multi-line spans in a brace language', () => {
@@ -128,7 +171,7 @@ describe('AST-aware repair', () => {
     const keep = new Uint8Array(7);
     const reason = new Uint8Array(7);
     keep[4] = 1; reason[4] = Reason.Evidence;
-    repairKeepSet(keep, reason, ts, { syntactic: true, dependencies: true, language: 'typescript' }, buildRepairIndex(ts, [], 'typescript'));
+    repairKeepSet(keep, reason, ts, options('typescript'), buildRepairIndex(ts, [], 'typescript'));
     expect(Array.from(keep)).toEqual([1, 1, 1, 1, 1, 1, 1]);
   });
 });
