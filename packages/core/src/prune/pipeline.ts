@@ -6,12 +6,15 @@ import { fuseEmissions, leadingRubric, rubricMarginals, type RubricEmissions } f
 import { CtxpruneError } from '../errors.js';
 import { LexicalScorer } from '../scorers/lexical.js';
 import type { Scorer, ScorerOutput } from '../scorers/types.js';
-import { analyzeByIndent, analyzeTree, detectLanguage, errorRows, lineCommentPrefix, loadParser, parseLanguageName } from '../syntax/index.js';
+import { analyzeByIndent, analyzeTree, detectLanguage, errorRows, lineCommentPrefix, parse, parseLanguageName } from '../syntax/index.js';
 import type { FileStructure, LanguageId } from '../syntax/types.js';
-import { dominantCarriageReturn, splitLines } from '../text/lines.js';
-import { loadDefaultTokenCounter, measureTokens, type TokenCounter } from '../text/tokens.js';
+import { bracketFormat, bracketNesting } from '../text/brackets.js';
+import { markerPrefixForFile } from '../text/elision.js';
+import { dominantCarriageReturn, lineCount, splitLines } from '../text/lines.js';
+import { checkedCounter, loadDefaultTokenCounter, measureTokens, type TokenCounter } from '../text/tokens.js';
 import { evidenceValue, type Fitted, fitBudget, type Selection, type SelectionContext } from './budget.js';
 import { REASON_NAMES, Reason } from './reasons.js';
+import { demoteUnnamedImports } from './imports.js';
 import { buildRepairIndex } from './repair.js';
 import type { LineInfo, PruneOptions, PruneResult, PruneStats } from './types.js';
 import { checkAborted, resolveBudget, resolveElision, validateText } from './validate.js';
@@ -33,6 +36,8 @@ interface SyntaxInfo {
   structure: FileStructure;
   language: LanguageId | null;
   parsed: boolean;
+  /** A data or style file without a grammar whose bracket nesting is known (text/brackets.ts): repaired so that its brackets close. */
+  brackets?: boolean;
 }
 
 async function resolveSyntax(text: string, lines: string[], opts: PruneOptions, degraded: string[]): Promise<SyntaxInfo> {
@@ -43,6 +48,12 @@ async function resolveSyntax(text: string, lines: string[], opts: PruneOptions, 
     if (!language) degraded.push(`unknown language "${requested}": pruned line by line without syntax repair`);
   } else {
     language = detectLanguage(opts.fileName, text);
+    const format = language ? null : bracketFormat(opts.fileName);
+    const nesting = format ? bracketNesting(lines, format) : null;
+    if (nesting) {
+      degraded.push(`no grammar for ${format}: pruned line by line, keeping its brackets balanced`);
+      return { structure: { ...analyzeByIndent(lines, null), ...nesting }, language: null, parsed: false, brackets: true };
+    }
     if (!language) degraded.push('language not detected: pruned line by line without syntax repair');
   }
   if (!language) return { structure: analyzeByIndent(lines, null), language: null, parsed: false };
@@ -51,9 +62,7 @@ async function resolveSyntax(text: string, lines: string[], opts: PruneOptions, 
     return { structure: analyzeByIndent(lines, language), language, parsed: false };
   }
   try {
-    const { parser } = await loadParser(language);
-    const tree = parser.parse(text);
-    if (!tree) throw new Error('parser returned no tree');
+    const tree = await parse(language, text);
     try {
       return { structure: analyzeTree(tree, language, lines.length, lines), language, parsed: true };
     } finally {
@@ -66,10 +75,8 @@ async function resolveSyntax(text: string, lines: string[], opts: PruneOptions, 
   }
 }
 
-async function outputErrorRows(language: LanguageId, text: string): Promise<number[] | null> {
-  const { parser } = await loadParser(language);
-  const tree = parser.parse(text);
-  if (!tree) return null;
+async function outputErrorRows(language: LanguageId, text: string): Promise<number[]> {
+  const tree = await parse(language, text);
   try { return errorRows(tree); } finally { tree.delete(); }
 }
 
@@ -95,7 +102,7 @@ async function fitVerified(
     if (!syn.parsed || !syn.language) return { ...fitted, outputErrors: null };
     checkAborted(signal);
     const rows = await outputErrorRows(syn.language, fitted.rendered.text);
-    const errors = rows ? rows.length : Number.POSITIVE_INFINITY;
+    const errors = rows.length;
     if (errors <= inputErrors || !ctx.repair || round >= 4) return { ...fitted, outputErrors: errors };
     previous = { ...fitted, outputErrors: errors };
     const whole = (ctx.repair.wholeSpans ??= new Uint8Array(st.lineCount));
@@ -106,7 +113,7 @@ async function fitVerified(
       const a = st.spanStart[t];
       if (st.spanEnd[t] > a && !whole[a]) { whole[a] = 1; marked++; }
     };
-    for (const row of rows ?? []) {
+    for (const row of rows) {
       for (const r of [row - 1, row, row + 1]) if (r >= 0 && r < origin.length) mark(origin[r]);
     }
     ctx.units.clear(); // closures change with the spans kept whole
@@ -170,7 +177,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const scorer = await scorerOf(options.scorer);
   checkAborted(signal);
 
-  const counter: TokenCounter = options.tokenCounter ?? (await loadDefaultTokenCounter());
+  const counter: TokenCounter = options.tokenCounter !== undefined ? checkedCounter(options.tokenCounter) : await loadDefaultTokenCounter();
   const lines = splitLines(text);
   const n = lines.length;
 
@@ -182,7 +189,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const tScore = performance.now();
   const scored = await scorer.score({ query, lines, structure: st, language: syn.language, signal });
   checkAborted(signal);
-  const rubrics = ablate(scored, options);
+  const rubrics = demoteUnnamedImports(ablate(scored, options), st, lines, query);
   const fused = fuseEmissions(rubrics);
 
   const tDecode = performance.now();
@@ -191,7 +198,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const budget = resolveBudget(options, originalTokens);
   const K = rubrics.heads.length;
   const evidenceLed = leadingRubric(rubrics);
-  const repairOn = !options.ablation?.noRepair && syn.parsed;
+  const repairOn = !options.ablation?.noRepair && (syn.parsed || syn.brackets === true);
   const ctx: SelectionContext = {
     lines,
     structure: st,
@@ -201,7 +208,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
     evidenceLed,
     costs: measured.costs,
     counter,
-    commentPrefix: lineCommentPrefix(syn.language),
+    commentPrefix: syn.language ? lineCommentPrefix(syn.language) : markerPrefixForFile(options.fileName, typeof options.language === 'string' ? options.language : null),
     cr: dominantCarriageReturn(lines),
     elision,
     repair: repairOn
@@ -252,9 +259,11 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
 
   const tRender = performance.now();
   const margins = rubricMarginals(rubrics, fused, Number.isFinite(selection.bias) ? selection.bias : 0);
-  const lineInfos: LineInfo[] = new Array(n);
+  // The empty string after a final newline is no line: not counted, numbered or reported.
+  const total = lineCount(lines);
+  const lineInfos: LineInfo[] = new Array(total);
   const keptLines: number[] = [];
-  for (let t = 0; t < n; t++) {
+  for (let t = 0; t < total; t++) {
     const kept = keep[t] === 1;
     if (kept) keptLines.push(t + 1);
     lineInfos[t] = {
@@ -277,7 +286,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
       outputTokens: outTokens,
       budgetTokens: budget,
       achievedRatio: outTokens > 0 ? originalTokens / outTokens : Infinity,
-      totalLines: n,
+      totalLines: total,
       keptLineCount: keptLines.length,
       ms: tEnd - t0,
       timings: { syntax: tScore - tSyntax, score: tDecode - tScore, select: tRender - tDecode, explain: tEnd - tRender },

@@ -10,6 +10,7 @@ import { CtxpruneError } from '../errors.js';
 import { LANGUAGES, type LanguageId } from './types.js';
 import { grammarFileFor } from './languages.js';
 import { own } from '../util/own.js';
+import { shimForGrammar } from './shims.js';
 
 export interface LoadedGrammar {
   language: Language;
@@ -142,10 +143,13 @@ export function loadParser(lang: LanguageId): Promise<LoadedGrammar> {
   return p;
 }
 
-/** Parse `text` with the grammar for `lang`. The caller owns the tree (call `tree.delete()` when done). */
+/**
+ * Parse `text` with the grammar for `lang`, through the source shims (shims.ts: same offsets).
+ * The caller owns the tree (call `tree.delete()` when done).
+ */
 export async function parse(lang: LanguageId, text: string): Promise<Tree> {
   const { parser } = await loadParser(lang);
-  const tree = parser.parse(text);
+  const tree = parser.parse(shimForGrammar(lang, text));
   if (!tree) throw new CtxpruneError('GRAMMAR_LOAD_FAILED', `the ${lang} parser returned no tree`);
   return tree;
 }
