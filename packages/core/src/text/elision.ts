@@ -11,23 +11,42 @@
  */
 export type ElisionStyle = 'bare' | 'compact' | 'verbose';
 export const ELISION_STYLES: readonly ElisionStyle[] = ['bare', 'compact', 'verbose'];
-import { indentOf, isBlank } from './lines.js';
+import { indentOf, isBlank, lineCount } from './lines.js';
 
-/** The marker for lines [from, to] (0-based, inclusive) without its newline. */
+/**
+ * Comments that close (`<!-- … -->`, `/* … *\/`): the prefix names the syntax, its closer is
+ * appended. Every other prefix is a line comment.
+ */
+const CLOSERS: Record<string, string> = { '<!--': '-->', '/*': '*/', '{-': '-}', '(*': '*)' };
+
+/** The text after the marker's words: ` -->` for an HTML comment, nothing for a line comment. */
+export function commentCloser(prefix: string): string {
+  const c = Object.prototype.hasOwnProperty.call(CLOSERS, prefix) ? CLOSERS[prefix] : '';
+  return c ? ` ${c}` : '';
+}
+
+/**
+ * The marker for lines [from, to] (0-based, inclusive) without its newline. The empty string
+ * after a final newline is not a line (text/lines' lineCount): a range that reaches it ends at
+ * the last line, and a range of that string alone has no marker ('').
+ */
 export function elisionMarker(
   lines: string[], from: number, to: number, prefix: string, cr: string, nextKept: number, style: ElisionStyle = 'bare',
 ): string {
+  to = Math.min(to, lineCount(lines) - 1);
+  if (to < from) return '';
+  const close = commentCloser(prefix);
   let indent = '';
   let found = false;
   for (let i = from; i <= to; i++) {
     if (!isBlank(lines[i])) { indent = indentOf(lines[i]); found = true; break; }
   }
   if (!found && nextKept >= 0) indent = indentOf(lines[nextKept]);
-  if (style === 'bare') return `${indent}${prefix} …${cr}`;
+  if (style === 'bare') return `${indent}${prefix} …${close}${cr}`;
   const count = to - from + 1;
   const range = count === 1 ? `${from + 1}` : `${from + 1}–${to + 1}`;
-  if (style === 'compact') return `${indent}${prefix} … line${count === 1 ? '' : 's'} ${range}${cr}`;
-  return `${indent}${prefix} … ${count} line${count === 1 ? '' : 's'} omitted (${range})${cr}`;
+  if (style === 'compact') return `${indent}${prefix} … line${count === 1 ? '' : 's'} ${range}${close}${cr}`;
+  return `${indent}${prefix} … ${count} line${count === 1 ? '' : 's'} omitted (${range})${close}${cr}`;
 }
 
 export interface Rendered {
@@ -52,11 +71,15 @@ export function outputOrigin(keptLines: readonly number[], totalLines: number): 
   return Int32Array.from(origin);
 }
 
-/** Join kept lines and markers with '\n'. */
+/**
+ * Join kept lines and markers with '\n'. The text ends with the file's final newline when its
+ * last line is kept (whatever `keep` says of the empty string after that newline, which is no
+ * line: it has no origin entry and no marker of its own).
+ */
 export function renderKept(lines: string[], keep: Uint8Array, prefix: string, cr: string, style: ElisionStyle = 'bare'): Rendered {
   const out: string[] = [];
   const origin: number[] = [];
-  const n = lines.length;
+  const n = lineCount(lines);
   let t = 0;
   while (t < n) {
     if (keep[t]) { out.push(lines[t]); origin.push(t); t++; continue; }
@@ -66,5 +89,42 @@ export function renderKept(lines: string[], keep: Uint8Array, prefix: string, cr
     origin.push(-1);
     t = e + 1;
   }
+  if (n < lines.length && n > 0 && keep[n - 1]) out.push('');
   return { text: out.join('\n'), origin: Int32Array.from(origin) };
+}
+
+/**
+ * Comment syntax for the markers of files outside the parsed languages, by extension, well-known
+ * file name or language name: a marker must be a comment there, inert and valid (`# …` is a
+ * heading in Markdown). Anything unknown gets '#' (shell, YAML, TOML, Makefiles, …).
+ * JSON has no comments: JSON gets '//' as JSONC (tsconfig.json, VS Code settings) does, and a
+ * strict JSON reader must not parse pruned JSON; see the README's "Markers".
+ */
+const MARKER_BY_EXTENSION: Record<string, string> = {
+  md: '<!--', markdown: '<!--', mdx: '<!--', mkd: '<!--', rmd: '<!--', html: '<!--', htm: '<!--', xhtml: '<!--',
+  xml: '<!--', svg: '<!--', vue: '<!--', svelte: '<!--', xsl: '<!--', xsd: '<!--', plist: '<!--', csproj: '<!--',
+  css: '/*', scss: '/*', less: '/*', sass: '//', styl: '//',
+  json: '//', jsonc: '//', json5: '//', geojson: '//',
+  sql: '--', lua: '--', hs: '--', elm: '--', ada: '--', adb: '--', ads: '--',
+  ini: ';', cfg: '#', clj: ';', cljs: ';', el: ';', lisp: ';', scm: ';', asm: ';', s: '#',
+  tex: '%', sty: '%', erl: '%', hrl: '%', m: '%', mat: '%',
+  vim: '"', bat: 'REM', cmd: 'REM',
+  kt: '//', kts: '//', swift: '//', scala: '//', dart: '//', zig: '//', proto: '//', gradle: '//', groovy: '//', sol: '//', v: '//',
+  f90: '!', f95: '!', f03: '!',
+};
+const MARKER_BY_NAME: Record<string, string> = {
+  markdown: '<!--', md: '<!--', html: '<!--', xml: '<!--', svg: '<!--', vue: '<!--', css: '/*', scss: '/*', less: '/*',
+  json: '//', jsonc: '//', sql: '--', lua: '--', haskell: '--', ini: ';', latex: '%', tex: '%', erlang: '%',
+  kotlin: '//', swift: '//', scala: '//', dart: '//',
+};
+
+/** The marker's comment prefix for a file outside the parsed languages (`fileName` or a language name). */
+export function markerPrefixForFile(fileName?: string | null, languageName?: string | null): string {
+  const own = (m: Record<string, string>, k: string) => (Object.prototype.hasOwnProperty.call(m, k) ? m[k] : undefined);
+  const byName = languageName ? own(MARKER_BY_NAME, languageName.trim().toLowerCase()) : undefined;
+  if (byName) return byName;
+  const base = (fileName ?? '').replace(/\\/g, '/').split('/').pop() ?? '';
+  const dot = base.lastIndexOf('.');
+  const ext = dot >= 0 ? base.slice(dot + 1).toLowerCase() : '';
+  return (ext && own(MARKER_BY_EXTENSION, ext)) || '#';
 }

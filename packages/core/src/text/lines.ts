@@ -6,6 +6,16 @@ export function splitLines(text: string): string[] {
   return text.split('\n');
 }
 
+/**
+ * The number of lines of a text split by splitLines: a final newline ends the last line and
+ * does not start another ("a\nb\n" has 2 lines, as `wc -l` and editors count them). The empty
+ * string after that newline is still an element of splitLines' array, so that joining with '\n'
+ * gives the text back; it is never counted, numbered, shown as a line or covered by a marker.
+ */
+export function lineCount(lines: readonly string[]): number {
+  return lines.length > 1 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
+}
+
 /** The line without a trailing '\r' (for classification, never for output). */
 export function lineBody(line: string): string {
   return line.length > 0 && line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line;
