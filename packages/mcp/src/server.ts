@@ -16,6 +16,7 @@ import {
 import { readTree } from '@ctxprune/core/node';
 import { describePrune, elidedRanges, formatRanges } from '@ctxprune/core/integrations';
 import { PathRefused, resolveInside } from './paths.js';
+import { gaps, lineRange, numberPruned, numberRange, rangeHint, textLines } from './read.js';
 
 export const SERVER_NAME = 'ctxprune';
 export const SERVER_VERSION = '0.1.0';
@@ -96,7 +97,7 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
     {
       instructions:
         'ctxprune prunes code for a focus question: read_pruned reads one file keeping the lines that matter ' +
-        '(elided line ranges are listed; read them with read_pruned without focus... or a plain read), ' +
+        '(with original line numbers; elided line ranges are listed: read one with focus "" and startLine/endLine), ' +
         'search_pruned greps under the root and prunes the code around each hit, locate_files ranks the files ' +
         'likely to matter, compact_history shrinks an agent transcript to a token budget.',
     },
@@ -135,18 +136,22 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
       description:
         'Read a file under the root, keeping only the lines relevant to `focus` (plus the structure that makes ' +
         'them readable) within a token budget (`ratio`: keep 1/ratio of the tokens, default 4; or `tokens`). ' +
-        'The first line says which line ranges were elided; call again with focus "" to read the whole file. ' +
-        'If pruning fails the full file is returned with a note.',
+        'Each line is shown behind its original line number (`lineNumbers`, default true; the markers stand for elided lines). ' +
+        'The first line says which line ranges were elided; read one with focus "" and `startLine`/`endLine` ' +
+        '(focus "" without a range returns the whole file as it is). If pruning fails the full file is returned with a note.',
       inputSchema: {
         path: z.string().min(1).max(4096).describe('File path, relative to the root (or absolute inside it)'),
         focus: z.string().max(4000).describe('What you need from this file (a question or task). Empty = whole file.'),
         ratio: z.number().min(1).max(1000).optional().describe('Compression ratio ≥ 1 (default 4)'),
         tokens: z.number().int().min(1).max(1_000_000).optional().describe('Token budget (overrides ratio)'),
         language: z.string().max(40).optional().describe('Language id (python, typescript, go, …); default: from the file name'),
+        startLine: z.number().int().min(1).optional().describe('First line to read (1-based; with endLine, read only that range, e.g. an elided one)'),
+        endLine: z.number().int().min(1).optional().describe('Last line to read (1-based, inclusive)'),
+        lineNumbers: z.boolean().optional().describe('Original line numbers in a gutter before each line (default true; a whole-file read without a range is verbatim unless true)'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async ({ path, focus, ratio, tokens, language }) => {
+    async ({ path, focus, ratio, tokens, language, startLine, endLine, lineNumbers }) => {
       const w = await where(path);
       if (w.refused) return w.refused;
       let raw = '';
@@ -160,16 +165,39 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
           note = `file is ${st.size} bytes, over the ${limits.maxFileBytes}-byte limit; first ${buf.length} bytes shown`;
           return text(bound(`[ctxprune: not pruned (${note})]\n${printable(raw)}`, limits.maxOutputChars));
         }
-        if (focus.trim() === '') return text(bound(raw, limits.maxOutputChars));
-        const r = await prune(raw, {
+        const ranged = startLine !== undefined || endLine !== undefined;
+        const numbered = lineNumbers ?? true;
+        if (focus.trim() === '' && !ranged) return text(bound(lineNumbers ? numberRange(textLines(raw), 1, String(textLines(raw).length).length) : raw, limits.maxOutputChars));
+        const range = ranged ? lineRange(raw, startLine, endLine) : null;
+        if (ranged && !range) {
+          return text(`[ctxprune: ${w.rel} has ${textLines(raw).length} lines; no line in startLine ${startLine ?? 1} … endLine ${endLine ?? 'end'}]`, true);
+        }
+        if (focus.trim() === '') {
+          const g = range!;
+          const body = numbered ? numberRange(g.lines, g.first, String(g.total).length) : g.lines.join('\n');
+          return text(bound(`[ctxprune: ${w.rel} lines ${g.first}-${g.last} of ${g.total}]\n${body}`, limits.maxOutputChars));
+        }
+        // A range with a focus: prune that range alone (its line numbers stay the file's).
+        const input = range ? range.lines.join('\n') + '\n' : raw;
+        const offset = range ? range.first - 1 : 0;
+        const r = await prune(input, {
           query: focus,
           ...budgetOf(ratio, tokens),
           fileName: w.rel,
           ...(language ? { language } : {}),
           scorer: await scorer(),
         });
-        const header = `${w.rel}: ${describePrune(r, `read them with read_pruned {"path": ${JSON.stringify(w.rel)}, "focus": ""}`)}`;
-        return text(bound(`${header}\n${r.text}`, limits.maxOutputChars));
+        const elided = gaps(r.keptLines, r.stats.totalLines, offset);
+        const hint = rangeHint(w.rel, elided[0]);
+        let header = `${w.rel}: ${describePrune(r, hint)}`;
+        if (range) {
+          header = `${w.rel} lines ${range.first}-${range.last} of ${range.total}: ` +
+            (elided.length
+              ? `[ctxprune: kept ${r.stats.keptLineCount}/${r.stats.totalLines} lines (${r.stats.originalTokens} → ${r.stats.outputTokens} tokens, scorer ${describeScorer(r.stats)}); elided ${r.stats.totalLines - r.stats.keptLineCount} lines: ${formatRanges(elided)}; ${hint}]`
+              : `[ctxprune: nothing elided; ${r.stats.totalLines} lines, ${r.stats.outputTokens} tokens]`);
+        }
+        const body = numbered ? numberPruned(r.text, r.keptLines, r.stats.totalLines, offset) : r.text;
+        return text(bound(`${header}\n${body}`, limits.maxOutputChars));
       } catch (e) {
         return text(bound(`[ctxprune: not pruned (${oneLine(e)}); full content follows]\n${printable(raw)}`, limits.maxOutputChars));
       }

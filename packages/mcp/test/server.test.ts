@@ -122,7 +122,7 @@ describe('ctxprune mcp over stdio', { timeout: 60_000 }, () => {
     const names = tools.map((t) => t.name).sort();
     expect(names).toEqual(['compact_history', 'locate_files', 'read_pruned', 'search_pruned']);
     const read = tools.find((t) => t.name === 'read_pruned')!;
-    expect(Object.keys(read.inputSchema.properties ?? {}).sort()).toEqual(['focus', 'language', 'path', 'ratio', 'tokens']);
+    expect(Object.keys(read.inputSchema.properties ?? {}).sort()).toEqual(['endLine', 'focus', 'language', 'lineNumbers', 'path', 'ratio', 'startLine', 'tokens']);
     expect(read.inputSchema.required).toEqual(expect.arrayContaining(['path', 'focus']));
   });
 
@@ -130,14 +130,18 @@ describe('ctxprune mcp over stdio', { timeout: 60_000 }, () => {
     const r = await call('read_pruned', { path: 'src/limiter.py', focus: 'Retry-After parsing of an HTTP date', ratio: 3 });
     expect(r.isError).toBe(false);
     const [header, ...body] = r.text.split('\n');
-    expect(header).toMatch(/^src\/limiter\.py: \[ctxprune: kept \d+\/47 lines/);
+    expect(header).toMatch(/^src\/limiter\.py: \[ctxprune: kept \d+\/46 lines/);
     expect(header).toMatch(/elided \d+ lines: \d+/);
-    expect(header).toContain('read_pruned {"path": "src/limiter.py", "focus": ""}');
+    expect(header).toMatch(/read_pruned \{"path": "src\/limiter\.py", "focus": "", "startLine": \d+, "endLine": \d+\}/);
     expect(header).toMatch(/scorer (neural|lexical)/);
     expect(body.join('\n')).toContain('def parse_retry_after(value):');
-    expect(body.length).toBeLessThan(47);
-    // Every kept line is verbatim.
-    for (const l of body) if (!/^\s*# …$/.test(l)) expect(LIMITER.split('\n')).toContain(l);
+    expect(body.length).toBeLessThan(46);
+    // Every kept line is verbatim, behind its original line number.
+    for (const l of body) {
+      const [, num, line] = /^ *(\d*)\t(.*)$/.exec(l)!;
+      if (num) expect(line).toBe(LIMITER.split('\n')[Number(num) - 1]);
+      else expect(line).toMatch(/^\s*# …$/);
+    }
   });
 
   it('read_pruned with an empty focus returns the whole file', async () => {
