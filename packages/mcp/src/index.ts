@@ -1,10 +1,11 @@
 /** @ctxprune/mcp: ctxprune as a local Model Context Protocol server over stdio. */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createCtxpruneServer, type CtxpruneServerOptions } from './server.js';
+import { LineStdioServerTransport } from './transport.js';
 
 export { createCtxpruneServer, DEFAULT_LIMITS, makeMatcher, SERVER_NAME, SERVER_VERSION } from './server.js';
 export type { CtxpruneServerOptions, ServerLimits } from './server.js';
 export { resolveInside, PathRefused } from './paths.js';
+export { LineStdioServerTransport, DEFAULT_MAX_MESSAGE_BYTES } from './transport.js';
 
 /**
  * Serve over stdin/stdout until stdin closes. stdout carries the protocol only: console.log and
@@ -16,7 +17,11 @@ export async function runStdioServer(options: CtxpruneServerOptions): Promise<vo
   console.info = toErr;
   console.debug = toErr;
   const server = createCtxpruneServer(options);
-  const transport = new StdioServerTransport();
+  // Bad or oversized messages are answered and logged; they never close the transport.
+  server.server.onerror = (e) => console.error(e instanceof Error ? e.message : String(e));
+  // CTXPRUNE_MCP_MAX_MESSAGE_BYTES: the per-message limit (default 64 MiB), for tests and odd clients.
+  const max = Number(process.env.CTXPRUNE_MCP_MAX_MESSAGE_BYTES);
+  const transport = new LineStdioServerTransport(process.stdin, process.stdout, Number.isInteger(max) && max > 0 ? max : undefined);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());

@@ -2,7 +2,8 @@
  * The ctxprune MCP server: read_pruned, search_pruned, locate_files, compact_history over a root
  * directory. Fail-open everywhere: a failure to prune returns the full content (bounded) with a
  * one-line note, never an error the agent must handle. The only refusals are paths outside the
- * root (and schema violations, which the SDK reports).
+ * root, files with more than one hard link, binary files (files.ts), and schema violations, which
+ * the SDK reports.
  */
 import { open, readFile, stat } from 'node:fs/promises';
 import { realpath } from 'node:fs/promises';
@@ -15,8 +16,12 @@ import {
 } from '@ctxprune/core';
 import { readTree } from '@ctxprune/core/node';
 import { describePrune, elidedRanges, formatRanges } from '@ctxprune/core/integrations';
+import { binaryReason, hardLinkReason } from './files.js';
+import { makeMatcher } from './matcher.js';
 import { PathRefused, resolveInside } from './paths.js';
 import { gaps, lineRange, numberPruned, numberRange, rangeHint, textLines } from './read.js';
+
+export { makeMatcher };
 
 export const SERVER_NAME = 'ctxprune';
 export const SERVER_VERSION = '0.1.0';
@@ -64,21 +69,6 @@ function bound(s: string, max: number): string {
 /** Control characters other than tab/newline shown as U+FFFD so binary bytes do not reach the agent raw. */
 function printable(s: string): string {
   return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '\ufffd');
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Build the search matcher: a regex when `pattern` compiles, else the literal string. */
-export function makeMatcher(pattern: string): { test: (line: string) => boolean; kind: 'regex' | 'literal' } {
-  try {
-    const re = new RegExp(pattern);
-    return { test: (l) => re.test(l), kind: 'regex' };
-  } catch {
-    const re = new RegExp(escapeRegExp(pattern));
-    return { test: (l) => re.test(l), kind: 'literal' };
-  }
 }
 
 export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer {
@@ -159,7 +149,11 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
       try {
         const st = await stat(w.real);
         if (!st.isFile()) return text(`[ctxprune: ${w.rel} is not a file]`, true);
+        const linked = hardLinkReason(w.rel, st);
+        if (linked) return text(`[ctxprune: refused: ${linked}]`, true);
         const buf = await readBounded(w.real, st.size);
+        const binary = binaryReason(buf);
+        if (binary) return text(`[ctxprune: ${w.rel} looks binary (${binary}): not shown]`, true);
         raw = buf.toString('utf8');
         if (st.size > limits.maxFileBytes) {
           note = `file is ${st.size} bytes, over the ${limits.maxFileBytes}-byte limit; first ${buf.length} bytes shown`;
@@ -209,8 +203,8 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
     {
       title: 'Search files and prune the code around each hit',
       description:
-        'Search files under the root (or under `path`) for `pattern` (a JavaScript regular expression, or a literal ' +
-        'string when it does not compile), line by line. Each file with hits shows the code around the hits pruned ' +
+        'Search files under the root (or under `path`) for `pattern` (a regular expression in RE2 syntax: no lookaround ' +
+        'or backreferences; or a literal string when it does not compile as one), line by line. Each file with hits shows the code around the hits pruned ' +
         'for `focus` within `tokens` (default 2000 for all files), with original line numbers; hit lines are always shown.',
       inputSchema: {
         pattern: z.string().min(1).max(500).describe('Regex or literal, matched per line'),
@@ -230,9 +224,9 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
         const st = await stat(w.real);
         if (st.isFile()) {
           const buf = await readBounded(w.real, st.size);
-          files = buf.subarray(0, 8000).includes(0) ? new Map() : new Map([[w.rel, buf.toString('utf8')]]);
+          files = hardLinkReason(w.rel, st) || binaryReason(buf) ? new Map() : new Map([[w.rel, buf.toString('utf8')]]);
         } else {
-          const tree = await readTree(w.real, { maxFiles: limits.maxFiles, maxFileBytes: limits.maxFileBytes });
+          const tree = await readTree(w.real, { maxFiles: limits.maxFiles, maxFileBytes: limits.maxFileBytes, maxLinks: 1 });
           files = new Map([...tree].map(([p, t]) => [w.rel === '.' ? p : `${w.rel}/${p}`, t]));
         }
       } catch (e) {
@@ -259,7 +253,7 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
         }
         if (truncated) break;
       }
-      const head = `[ctxprune: ${count} hit${count === 1 ? '' : 's'} for ${matcher.kind} ${JSON.stringify(pattern)} in ${hits.length} file${hits.length === 1 ? '' : 's'} (${files.size} searched)${truncated ? `; stopped at ${limits.maxMatches} hits / ${limits.maxMatchFiles} files, narrow the pattern or path` : ''}]`;
+      const head = `[ctxprune: ${count} hit${count === 1 ? '' : 's'} for ${matcher.kind} ${JSON.stringify(pattern)}${matcher.why ? ` (${matcher.why})` : ''} in ${hits.length} file${hits.length === 1 ? '' : 's'} (${files.size} searched)${truncated ? `; stopped at ${limits.maxMatches} hits / ${limits.maxMatchFiles} files, narrow the pattern or path` : ''}]`;
       if (!hits.length) return text(head);
       const perFile = Math.max(60, Math.floor(budget / hits.length));
       const sc = await scorer();
@@ -321,7 +315,7 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
       const top = k ?? 10;
       let tree: Map<string, string>;
       try {
-        tree = await readTree(w.real, { maxFiles: limits.maxFiles, maxFileBytes: limits.maxFileBytes });
+        tree = await readTree(w.real, { maxFiles: limits.maxFiles, maxFileBytes: limits.maxFileBytes, maxLinks: 1 });
       } catch (e) {
         return text(`[ctxprune: cannot list files (${oneLine(e)})]`);
       }

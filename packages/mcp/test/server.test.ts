@@ -165,12 +165,12 @@ describe('ctxprune mcp over stdio', { timeout: 60_000 }, () => {
     expect(l.isError).toBe(true);
   });
 
-  it('a binary file fails open: its content (bounded) with a one-line note, not an error', async () => {
-    const r = await call('read_pruned', { path: 'src/blob.py', focus: 'anything' });
-    expect(r.isError).toBe(false);
-    expect(r.text.split('\n')[0]).toMatch(/^\[ctxprune: not pruned \(.*\); full content follows\]$/);
-    expect(r.text.length).toBeGreaterThan(1000);
-    expect(r.text).not.toContain('\u0000');
+  it('a binary file is refused with a one-line note (no raw bytes), with or without a focus', async () => {
+    for (const focus of ['anything', '']) {
+      const r = await call('read_pruned', { path: 'src/blob.py', focus });
+      expect(r.isError).toBe(true);
+      expect(r.text).toBe('[ctxprune: src/blob.py looks binary (NUL byte at offset 0 of 3000 bytes): not shown]');
+    }
   });
 
   it('search_pruned finds regex and literal hits and shows pruned context with line numbers', async () => {

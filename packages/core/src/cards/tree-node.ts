@@ -14,6 +14,8 @@ export interface ReadTreeOptions {
   maxFiles?: number;
   /** Directory names never entered. */
   skipDirs?: readonly string[];
+  /** Skip files with more hard links than this (default: no limit; the MCP server passes 1). */
+  maxLinks?: number;
 }
 
 export const DEFAULT_SOURCE_EXTENSIONS = ['.py', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.go', '.rs', '.java', '.c', '.h', '.cpp', '.cs', '.rb', '.php', '.md'];
@@ -25,6 +27,7 @@ export async function readTree(root: string, opts: ReadTreeOptions = {}): Promis
   const maxBytes = opts.maxFileBytes ?? 1 << 20;
   const maxFiles = opts.maxFiles ?? 20_000;
   const skip = new Set(opts.skipDirs ?? SKIP);
+  const maxLinks = opts.maxLinks ?? Number.POSITIVE_INFINITY;
   const paths: string[] = [];
   const walk = async (dir: string): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true });
@@ -42,9 +45,9 @@ export async function readTree(root: string, opts: ReadTreeOptions = {}): Promis
   for (let i = 0; i < paths.length; i += 64) {
     texts.push(...(await Promise.all(paths.slice(i, i + 64).map(async (p) => {
       const s = await stat(p);
-      if (s.size > maxBytes) return null;
+      if (s.size > maxBytes || s.nlink > maxLinks) return null;
       const buf = await readFile(p);
-      if (buf.subarray(0, 8000).includes(0)) return null;
+      if (buf.includes(0)) return null;
       return buf.toString('utf8');
     }))));
   }

@@ -1,0 +1,124 @@
+/**
+ * Issue 16: no request, however built, stops the server from answering the next one within 5 s;
+ * binary files and hard links under the root. Over a real stdio round trip with the SDK's client
+ * (needs `npm run build`).
+ */
+import { link, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+const repo = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
+const bin = join(repo, 'packages/core/bin/ctxprune.js');
+
+let root: string;
+let outside: string;
+let client: Client;
+let transport: StdioClientTransport;
+let stderr = '';
+
+type Text = { type: string; text: string };
+async function call(name: string, args: Record<string, unknown>, timeout = 60_000): Promise<{ text: string; isError: boolean; ms: number }> {
+  const t0 = performance.now();
+  const r = (await client.callTool({ name, arguments: args }, undefined, { timeout })) as { content: Text[]; isError?: boolean };
+  return { text: r.content.map((c) => c.text).join('\n'), isError: r.isError === true, ms: performance.now() - t0 };
+}
+
+/** The server still answers: a small read, within 5 s. */
+async function answersNext(): Promise<number> {
+  const r = await call('read_pruned', { path: 'ok.py', focus: '' }, 5_000);
+  expect(r.text).toBe('def ok():\n    return 1\n');
+  return r.ms;
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'ctxprune-mcp-hard-'));
+  outside = await mkdtemp(join(tmpdir(), 'ctxprune-mcp-hard-out-'));
+  await writeFile(join(root, 'ok.py'), 'def ok():\n    return 1\n');
+  await writeFile(join(root, 'redos.txt'), `${'a'.repeat(36)}!\nplain line\n${'a'.repeat(3000)}!\n`);
+  const blob = Buffer.alloc(3000);
+  for (let i = 0; i < blob.length; i++) blob[i] = (i * 37) % 256;
+  await writeFile(join(root, 'blob.bin'), blob);
+  await writeFile(join(root, 'nul.py'), 'x = 1\n\u0000\u0001\u0002 raw\n');
+  await writeFile(join(outside, 'secret.txt'), 'TOP-SECRET-CONTENT\n');
+  await link(join(outside, 'secret.txt'), join(root, 'hardlink.py'));
+  transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--root', root, '--scorer', 'lexical'], cwd: repo, stderr: 'pipe',
+    // 16 MiB per message here (default 64 MiB), so that the over-limit case stays quick.
+    env: { ...process.env, CTXPRUNE_MCP_MAX_MESSAGE_BYTES: String(16 << 20) } as Record<string, string> });
+  transport.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
+  client = new Client({ name: 'ctxprune-hardening', version: '0.0.0' });
+  await client.connect(transport);
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  await rm(root, { recursive: true, force: true });
+  await rm(outside, { recursive: true, force: true });
+});
+
+describe('the server keeps answering (#16 items 2, 3)', { timeout: 120_000 }, () => {
+  it('search_pruned with a catastrophic-backtracking regex answers, and so does the next call', async () => {
+    const r = await call('search_pruned', { pattern: '(a+)+$', focus: 'x', path: 'redos.txt' }, 10_000);
+    expect(r.text).toMatch(/^\[ctxprune: 0 hits for regex "\(a\+\)\+\$" in 0 files \(1 searched\)\]$/);
+    expect(r.ms).toBeLessThan(5_000);
+    expect(await answersNext()).toBeLessThan(5_000);
+  });
+
+  it('a lookahead pattern is searched literally and says why', async () => {
+    const r = await call('search_pruned', { pattern: 'plain(?= line)', focus: 'x', path: 'redos.txt' });
+    expect(r.text).toMatch(/^\[ctxprune: 0 hits for literal "plain\(\?= line\)" \(not RE2 syntax: invalid or unsupported Perl syntax/);
+  });
+
+  it('a request over 10 MiB (the SDK transport closed at 10 MiB) is handled, then the next call is answered', async () => {
+    // 12 MB: a focus over the schema's bound gets a schema error, not a dead server.
+    const r = await call('read_pruned', { path: 'ok.py', focus: '漢'.repeat(4_000_000) });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/focus|too_big|4000/i);
+    expect(await answersNext()).toBeLessThan(5_000);
+  });
+
+  it('a request over the per-message limit gets a JSON-RPC error, then the next call is answered', async () => {
+    const huge = 'x'.repeat(17 << 20);
+    await expect(call('read_pruned', { path: 'ok.py', focus: huge })).rejects.toMatchObject({
+      code: -32600, message: expect.stringMatching(/request of \d+ bytes is over the server's limit of 16777216 bytes/),
+    });
+    expect(await answersNext()).toBeLessThan(5_000);
+  });
+
+  it('a message that is not JSON-RPC is answered with an error and does not stop the server', async () => {
+    const seen = new Promise<JSONRPCMessage>((ok) => {
+      const prev = transport.onmessage;
+      transport.onmessage = (m) => { if ('id' in m && m.id === 'bogus-1') ok(m); else prev?.(m); };
+    });
+    await transport.send({ jsonrpc: '2.0', id: 'bogus-1', method: 42 } as unknown as JSONRPCMessage);
+    expect(await seen).toMatchObject({ id: 'bogus-1', error: { code: -32600, message: 'message is not a JSON-RPC 2.0 message' } });
+    expect(await answersNext()).toBeLessThan(5_000);
+    expect(stderr).toContain('message is not a JSON-RPC 2.0 message');
+  });
+});
+
+describe('read_pruned: binary files and hard links (#16 item 12)', { timeout: 60_000 }, () => {
+  it('a binary file is refused with a note, with or without a focus: no raw control bytes', async () => {
+    for (const [path, focus] of [['blob.bin', ''], ['blob.bin', 'anything'], ['nul.py', ''], ['nul.py', 'x']]) {
+      const r = await call('read_pruned', { path, focus });
+      expect(r.isError, `${path} ${focus}`).toBe(true);
+      expect(r.text).toMatch(new RegExp(`^\\[ctxprune: ${path.replace('.', '\\.')} looks binary \\(NUL byte at offset \\d+ of \\d+ bytes\\): not shown\\]$`));
+    }
+    const s = await call('search_pruned', { pattern: 'raw', focus: 'x' });
+    expect(s.text).toMatch(/^\[ctxprune: 0 hits/);
+  });
+
+  it('a file with more than one hard link is refused (it may be a link to a file outside the root)', async () => {
+    for (const focus of ['', 'secret']) {
+      const r = await call('read_pruned', { path: 'hardlink.py', focus });
+      expect(r.isError).toBe(true);
+      expect(r.text).toBe('[ctxprune: refused: hardlink.py has 2 hard links; files with more than one are not served (a hard link can reach a file outside the root)]');
+    }
+    const s = await call('search_pruned', { pattern: 'TOP-SECRET', focus: 'x' });
+    expect(s.text).not.toContain('TOP-SECRET-CONTENT');
+  });
+});
