@@ -12,7 +12,7 @@
  * messages and the last `protectedTail` messages. Every evicted or pruned body goes to the
  * returned store under the key its placeholder names.
  */
-import { loadDefaultTokenCounter, type TokenCounter } from '../text/tokens.js';
+import { checkedCounter, loadDefaultTokenCounter, type TokenCounter } from '../text/tokens.js';
 import { packByRelevance, packMig } from '../select/mig.js';
 import { shingleSets, termVectors } from '../select/similarity.js';
 import type { MigScore, SelectUnit } from '../select/types.js';
@@ -67,7 +67,7 @@ function groupOf(messages: Message[], by: ResolvedOptions['groupBy'], window: nu
 export async function compact(messages: Message[], options: CompactOptions): Promise<CompactResult> {
   validateMessages(messages);
   const opt = validateOptions(options);
-  const counter = options.tokenCounter ?? (await loadDefaultTokenCounter());
+  const counter = options.tokenCounter !== undefined ? checkedCounter(options.tokenCounter) : await loadDefaultTokenCounter();
   const budget = opt.budget;
   const tokens = messages.map((m) => counter.count(m.content));
   const keys = messages.map((m) => overflowKey(m.id, m.content));

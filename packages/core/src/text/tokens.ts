@@ -1,7 +1,10 @@
 /**
  * Budgets are counted in a real LLM tokenizer's tokens on the exact text returned. The default
- * is OpenAI's o200k_base (gpt-tokenizer, pure JS); callers inject their model's counter.
+ * is OpenAI's o200k_base (text/o200k.ts: exact, O(n log n) on any input, special-token strings as
+ * text); callers inject their model's counter.
  */
+import { CtxpruneError } from '../errors.js';
+
 export interface TokenCounter {
   readonly name: string;
   count(text: string): number;
@@ -16,29 +19,74 @@ let defaultCounter: Promise<TokenCounter> | null = null;
 
 /** o200k_base, loaded on first use (its rank table is a few MB; browsers fetch it lazily). */
 export function loadDefaultTokenCounter(): Promise<TokenCounter> {
-  defaultCounter ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => {
-    const tokenChars = new Map<number, number>();
-    return {
-      name: 'o200k_base',
-      count: (text: string) => (text.length === 0 ? 0 : m.countTokens(text)),
-      lineCosts(text: string, lines: string[]) {
-        const ids = m.encode(text);
-        const costs = new Float64Array(lines.length);
-        let line = 0;
-        let lineEnd = lines.length ? lines[0].length : 0; // index of the '\n' ending `line`
-        let pos = 0;
-        for (const id of ids) {
-          while (line < lines.length - 1 && pos > lineEnd) lineEnd += lines[++line].length + 1;
-          costs[line]++;
-          let len = tokenChars.get(id);
-          if (len === undefined) { len = m.decode([id]).length; tokenChars.set(id, len); }
-          pos += len;
-        }
-        return { total: ids.length, costs };
-      },
-    };
-  });
+  defaultCounter ??= Promise.all([import('./o200k.js'), import('js-tiktoken/ranks/o200k_base')]).then(
+    ([m, ranks]) => {
+      const tk = m.buildO200k(ranks.default.bpe_ranks);
+      return {
+        name: 'o200k_base',
+        count: (text: string) => tk.count(text),
+        lineCosts(text: string, lines: string[]) {
+          const costs = new Float64Array(lines.length);
+          let line = 0;
+          let lineEnd = lines.length ? lines[0].length : 0; // index of the '\n' ending `line`
+          const total = tk.forEachTokenStart(text, (pos) => {
+            while (line < lines.length - 1 && pos > lineEnd) lineEnd += lines[++line].length + 1;
+            costs[line]++;
+          });
+          return { total, costs };
+        },
+      };
+    },
+    (e: unknown) => {
+      defaultCounter = null;
+      throw new CtxpruneError('ASSET_LOAD_FAILED', `Could not load the o200k_base tokenizer: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    },
+  );
   return defaultCounter;
+}
+
+/**
+ * A caller's counter, checked on every call: a count that is not a non-negative integer, or a
+ * counter that throws, is a typed INVALID_OPTION (an unchecked NaN or negative count made an
+ * empty or over-budget output, and a throw escaped untyped).
+ */
+export function checkedCounter(counter: unknown): TokenCounter {
+  if (typeof counter !== 'object' || counter === null || typeof (counter as TokenCounter).count !== 'function') {
+    throw new CtxpruneError('INVALID_OPTION', 'tokenCounter must be an object with a count(text) method');
+  }
+  const c = counter as TokenCounter;
+  const name = typeof c.name === 'string' ? c.name : 'custom';
+  const check = (n: unknown, what: string): number => {
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
+      throw new CtxpruneError('INVALID_OPTION', `tokenCounter ${name}: ${what} returned ${typeof n === 'number' ? String(n) : typeof n}; a token count must be a non-negative integer`);
+    }
+    return n;
+  };
+  const call = <T>(what: string, f: () => T): T => {
+    try {
+      return f();
+    } catch (e) {
+      if (e instanceof CtxpruneError) throw e;
+      throw new CtxpruneError('INVALID_OPTION', `tokenCounter ${name}: ${what} threw: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
+  };
+  const checked: TokenCounter = {
+    name,
+    count: (text) => check(call('count', () => c.count(text)), 'count'),
+  };
+  if (typeof c.lineCosts === 'function') {
+    const lineCosts = c.lineCosts.bind(c);
+    (checked as { lineCosts?: TokenCounter['lineCosts'] }).lineCosts = (text, lines) => {
+      const r = call('lineCosts', () => lineCosts(text, lines));
+      if (typeof r !== 'object' || r === null || !(r.costs instanceof Float64Array) || r.costs.length !== lines.length) {
+        throw new CtxpruneError('INVALID_OPTION', `tokenCounter ${name}: lineCosts must return { total, costs: Float64Array(lines.length) }`);
+      }
+      check(r.total, 'lineCosts total');
+      for (const v of r.costs) if (!Number.isFinite(v) || v < 0) throw new CtxpruneError('INVALID_OPTION', `tokenCounter ${name}: lineCosts gave a line cost of ${v}`);
+      return r;
+    };
+  }
+  return checked;
 }
 
 /** A rough counter (chars / 4) for tests and for callers who want no tokenizer download. */

@@ -1,0 +1,441 @@
+/**
+ * OpenAI's o200k_base tokenizer, counting only, in time O(n log n) on any input.
+ *
+ * Why not gpt-tokenizer / js-tiktoken: their byte-pair merge rescans the whole piece after every
+ * merge (quadratic: 64 KB of 'A' took 4.2 s, 1 MB did not finish), their pre-tokenizer uses
+ * JavaScript's `\s`, which differs from tiktoken's (Rust regex, Unicode White_Space): U+0085 is
+ * whitespace there and not in JS, U+FEFF the other way round, so ' \u0085x' is 4 tokens for OpenAI
+ * and 3 for them (an under-count). gpt-tokenizer also throws on `<|endoftext|>` in plain text.
+ *
+ * Here:
+ * - the pre-tokenizer is tiktoken's o200k pattern with Rust's `\s` spelled out (and `(?i:'s)`
+ *   matching U+017F as Rust's case folding does);
+ * - a piece's merges run on a binary heap keyed by (rank, position) over a linked list of parts,
+ *   which performs exactly tiktoken's merges (lowest rank first, leftmost on ties) in
+ *   O(m log m) for a piece of m bytes; short pieces use the plain scan, which is faster there;
+ * - special-token strings are ordinary text (tiktoken's `disallowed_special=()`);
+ * - where the text holds a character on which the two whitespace conventions differ (U+0085,
+ *   U+FEFF, U+017F), the count is the larger of the two pre-tokenizations', so it is never under
+ *   either tiktoken's or a JavaScript port's count (exact for whichever is larger).
+ *
+ * The rank table is read from js-tiktoken's o200k_base rank module (one base64 string) into one
+ * byte buffer and an open-addressing hash table: tens of milliseconds, against ~1.5 s for
+ * gpt-tokenizer's.
+ */
+
+/** White_Space as Rust's regex crate reads `\s` (JavaScript's `\s` adds U+FEFF and lacks U+0085). */
+const WS = '\\t\\n\\v\\f\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const UPPER = '[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]';
+const LOWER = '[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]';
+
+function o200kPattern(ws: string, s: string): RegExp {
+  const suffix = `(?:'${s}|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?`;
+  const src =
+    `[^\\r\\n\\p{L}\\p{N}]?${UPPER}*${LOWER}+${suffix}` +
+    `|[^\\r\\n\\p{L}\\p{N}]?${UPPER}+${LOWER}*${suffix}` +
+    `|\\p{N}{1,3}` +
+    `| ?[^${ws}\\p{L}\\p{N}]+[\\r\\n/]*` +
+    `|[${ws}]*[\\r\\n]+` +
+    `|[${ws}]+(?![^${ws}])` +
+    `|[${ws}]+`;
+  return new RegExp(src, 'gu');
+}
+
+/** tiktoken's (Rust) pre-tokenizer. */
+const SPLIT_RUST = o200kPattern(WS, "[sS\\u017f]");
+/** The JavaScript ports' (gpt-tokenizer, js-tiktoken): `\s` of ECMAScript (built when first needed). */
+let splitJs: RegExp | null = null;
+const SPLIT_JS = (): RegExp => (splitJs ??= o200kPattern('\\s', '[sS]'));
+/** Characters on which the two differ. */
+const DIFFERS = /[\x85\ufeff\u017f]/;
+
+/** Pieces up to this many bytes merge by the plain scan; longer ones on the heap. */
+const SHORT_PIECE = 48;
+
+export interface O200k {
+  /** Tokens in `text` (special-token strings count as text). */
+  count(text: string): number;
+  /**
+   * Calls `onToken(charIndex)` with the UTF-16 index where each token starts, in order; returns the
+   * count. Follows the same pre-tokenization as `count` (for texts where the two conventions differ,
+   * the one giving more tokens).
+   */
+  forEachTokenStart(text: string, onToken: (charIndex: number) => void): number;
+  /** The UTF-8 bytes of a token (for tests). */
+  tokenBytes(rank: number): Uint8Array;
+  /** The token ranks of `text`, as tiktoken's encode with no special tokens (for tests). */
+  encode(text: string): number[];
+  readonly vocabularySize: number;
+}
+
+/** Builds the tokenizer from js-tiktoken's rank string ('! 0 <base64> <base64> …'). */
+export function buildO200k(bpeRanks: string): O200k {
+  const table = RankTable.fromBase64List(bpeRanks);
+  return new O200kImpl(table);
+}
+
+class RankTable {
+  /** Token bytes, concatenated in rank order; token r is bytes[offs[r]..offs[r+1]). */
+  bytes!: Uint8Array;
+  offs!: Uint32Array;
+  size!: number;
+  maxLen = 0;
+  /** Open addressing: rank + 1, 0 empty. */
+  slots!: Int32Array;
+  mask = 0;
+
+  static fromBase64List(s: string): RankTable {
+    const t = new RankTable();
+    const bytes = new Uint8Array(Math.ceil(s.length * 0.75));
+    const offs = new Uint32Array(Math.ceil(s.length / 4) + 2);
+    const size = decodeRankList(s, bytes, offs);
+    t.bytes = bytes.subarray(0, offs[size]);
+    t.offs = offs.subarray(0, size + 1);
+    t.size = size;
+    let cap = 1;
+    while (cap < size * 2.5) cap <<= 1;
+    t.slots = new Int32Array(cap);
+    t.mask = cap - 1;
+    t.maxLen = fillSlots(t.bytes, t.offs, size, t.slots, t.mask);
+    return t;
+  }
+
+  /** The rank of buf[a..b), or -1. */
+  rank(buf: Uint8Array, a: number, b: number): number {
+    const n = b - a;
+    if (n > this.maxLen) return -1;
+    const { bytes, offs, slots, mask } = this;
+    let h = hash(buf, a, b) & mask;
+    for (;;) {
+      const r1 = slots[h];
+      if (r1 === 0) return -1;
+      const o = offs[r1 - 1];
+      if (offs[r1] - o === n) {
+        let i = 0;
+        while (i < n && bytes[o + i] === buf[a + i]) i++;
+        if (i === n) return r1 - 1;
+      }
+      h = (h + 1) & mask;
+    }
+  }
+}
+
+const B64 = /* @__PURE__ */ (() => {
+  const t = new Int8Array(128).fill(-1);
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  for (let i = 0; i < 64; i++) t[alphabet.charCodeAt(i)] = i;
+  return t;
+})();
+
+/**
+ * Decodes js-tiktoken's rank list: lines of '<tag> <first rank> <base64> <base64> …', the ranks
+ * of a line consecutive from its first. Token r's bytes go to bytes[offs[r]..offs[r+1]); returns
+ * the number of ranks (a rank no line names has no bytes).
+ */
+function decodeRankList(s: string, bytes: Uint8Array, offs: Uint32Array): number {
+  let pos = 0, o = 0, rank = 0, size = 0;
+  const n = s.length;
+  while (pos < n) {
+    // Line header: tag, then the first rank.
+    while (pos < n && s.charCodeAt(pos) !== 32) pos++;
+    pos++;
+    let r = 0;
+    for (let c = s.charCodeAt(pos); c >= 48 && c <= 57; c = s.charCodeAt(++pos)) r = r * 10 + (c - 48);
+    for (; rank < r; rank++) offs[rank + 1] = o; // holes
+    // Tokens until the end of the line.
+    while (pos < n && s.charCodeAt(pos) === 32) {
+      pos++;
+      for (;;) {
+        const c0 = s.charCodeAt(pos);
+        if (pos >= n || c0 === 32 || c0 === 10) break;
+        const a = B64[c0], b = B64[s.charCodeAt(pos + 1)];
+        const c = B64[s.charCodeAt(pos + 2)], d = B64[s.charCodeAt(pos + 3)];
+        bytes[o++] = (a << 2) | (b >> 4);
+        if (c >= 0) { bytes[o++] = ((b & 15) << 4) | (c >> 2); if (d >= 0) bytes[o++] = ((c & 3) << 6) | d; }
+        pos += 4;
+      }
+      offs[++rank] = o;
+    }
+    size = rank;
+    while (pos < n && s.charCodeAt(pos) !== 10) pos++;
+    pos++;
+  }
+  return size;
+}
+
+/** Inserts every rank into the open-addressing table; returns the longest token's length. */
+function fillSlots(bytes: Uint8Array, offs: Uint32Array, size: number, slots: Int32Array, mask: number): number {
+  let maxLen = 0;
+  for (let r = 0; r < size; r++) {
+    const a = offs[r], b = offs[r + 1];
+    if (b === a) continue; // a hole in the ranks
+    if (b - a > maxLen) maxLen = b - a;
+    let h = hash(bytes, a, b) & mask;
+    while (slots[h] !== 0) h = (h + 1) & mask;
+    slots[h] = r + 1;
+  }
+  return maxLen;
+}
+
+function hash(buf: Uint8Array, a: number, b: number): number {
+  let h = 0x811c9dc5;
+  for (let i = a; i < b; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+/** UTF-8 of s[a..b) into out (lone surrogates as U+FFFD, as TextEncoder); returns the length. */
+function utf8(s: string, a: number, b: number, out: Uint8Array): number {
+  let o = 0;
+  for (let i = a; i < b; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) out[o++] = c;
+    else if (c < 0x800) { out[o++] = 0xc0 | (c >> 6); out[o++] = 0x80 | (c & 63); }
+    else {
+      if (c >= 0xd800 && c <= 0xdfff) {
+        const d = i + 1 < b ? s.charCodeAt(i + 1) : 0;
+        if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+          const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          out[o++] = 0xf0 | (cp >> 18); out[o++] = 0x80 | ((cp >> 12) & 63);
+          out[o++] = 0x80 | ((cp >> 6) & 63); out[o++] = 0x80 | (cp & 63);
+          i++;
+          continue;
+        }
+        c = 0xfffd;
+      }
+      out[o++] = 0xe0 | (c >> 12); out[o++] = 0x80 | ((c >> 6) & 63); out[o++] = 0x80 | (c & 63);
+    }
+  }
+  return o;
+}
+
+const CACHE_LIMIT = 65_536;
+const CACHE_KEY_MAX = 256;
+const LONG_CACHE_LIMIT = 8;
+
+class O200kImpl implements O200k {
+  private buf = new Uint8Array(1024);
+  /** Token count of a piece: short pieces, and a few long ones (a 1 MB run is counted again each time a candidate output holding it is). */
+  private cache = new Map<string, number>();
+  private longCache = new Map<string, number>();
+  // Scratch for the merges.
+  private starts = new Int32Array(64);
+  private pairRank = new Int32Array(64);
+
+  constructor(private readonly table: RankTable) {}
+
+  get vocabularySize(): number { return this.table.size; }
+
+  tokenBytes(rank: number): Uint8Array {
+    return this.table.bytes.subarray(this.table.offs[rank], this.table.offs[rank + 1]);
+  }
+
+  count(text: string): number {
+    if (text.length === 0) return 0;
+    const a = this.countWith(SPLIT_RUST, text);
+    if (!DIFFERS.test(text)) return a;
+    return Math.max(a, this.countWith(SPLIT_JS(), text));
+  }
+
+  encode(text: string): number[] {
+    const out: number[] = [];
+    this.walk(SPLIT_RUST, text, () => true, (_start, n, bytesLen, ends) => {
+      let prev = 0;
+      for (let k = 0; k < n; k++) {
+        const e = ends ? ends[k] : bytesLen;
+        out.push(this.table.rank(this.buf, prev, e));
+        prev = e;
+      }
+    });
+    return out;
+  }
+
+  forEachTokenStart(text: string, onToken: (charIndex: number) => void): number {
+    if (text.length === 0) return 0;
+    let re = SPLIT_RUST;
+    if (DIFFERS.test(text) && this.countWith(SPLIT_JS(), text) > this.countWith(SPLIT_RUST, text)) re = SPLIT_JS();
+    let total = 0;
+    // Only a piece holding a line break can charge tokens to two lines.
+    this.walk(re, text, (piece) => piece.includes('\n'), (start, n, _bytesLen, ends, piece) => {
+      total += n;
+      if (n === 1 || !ends) { for (let k = 0; k < n; k++) onToken(start); return; }
+      // Map each token's starting byte back to the UTF-16 index of the character holding it.
+      let byte = 0, ci = 0, k = 0, tokStart = 0;
+      while (k < n) {
+        while (ci < piece.length) {
+          const c = piece.charCodeAt(ci);
+          const pair = c >= 0xd800 && c <= 0xdbff && ci + 1 < piece.length && (piece.charCodeAt(ci + 1) & 0xfc00) === 0xdc00;
+          const w = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
+          if (byte + w > tokStart) break;
+          byte += w;
+          ci += pair ? 2 : 1;
+        }
+        onToken(start + ci);
+        tokStart = ends[k++];
+      }
+    });
+    return total;
+  }
+
+  private countWith(re: RegExp, text: string): number {
+    let total = 0;
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null) total += this.pieceCount(m[0]);
+    return total;
+  }
+
+  /** Tokens in one pre-tokenizer piece (memoized). */
+  private pieceCount(piece: string): number {
+    const cache = piece.length <= CACHE_KEY_MAX ? this.cache : this.longCache;
+    const hit = cache.get(piece);
+    if (hit !== undefined) return hit;
+    const len = this.encodePiece(piece);
+    const n = len <= 1 ? len : this.table.rank(this.buf, 0, len) >= 0 ? 1 : this.merge(len, false);
+    if (cache.size >= (cache === this.cache ? CACHE_LIMIT : LONG_CACHE_LIMIT)) cache.clear();
+    cache.set(piece, n);
+    return n;
+  }
+
+  /**
+   * Calls back per piece with its token count and, when `needEnds(piece)` and the piece has more
+   * than one token, each token's end byte (else null).
+   */
+  private walk(re: RegExp, text: string, needEnds: (piece: string) => boolean, each: (start: number, n: number, bytesLen: number, ends: Int32Array | null, piece: string) => void): void {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null) {
+      const piece = m[0];
+      if (!needEnds(piece)) { each(m.index, this.pieceCount(piece), -1, null, piece); continue; }
+      const len = this.encodePiece(piece);
+      if (len <= 1 || this.table.rank(this.buf, 0, len) >= 0) { each(m.index, len === 0 ? 0 : 1, len, null, piece); continue; }
+      const n = this.merge(len, true);
+      each(m.index, n, len, this.starts.subarray(0, n), piece);
+    }
+  }
+
+  private encodePiece(piece: string): number {
+    if (this.buf.length < piece.length * 3) this.buf = new Uint8Array(piece.length * 3 + 16);
+    return utf8(piece, 0, piece.length, this.buf);
+  }
+
+  /**
+   * Byte-pair merges of buf[0..len) exactly as tiktoken's `_byte_pair_merge`; returns the token
+   * count, and with `wantEnds` leaves each token's end byte in this.starts[0..count).
+   */
+  private merge(len: number, wantEnds: boolean): number {
+    return len <= SHORT_PIECE ? this.mergeScan(len, wantEnds) : this.mergeHeap(len, wantEnds);
+  }
+
+  private mergeScan(len: number, wantEnds: boolean): number {
+    const t = this.table, buf = this.buf;
+    // parts: starts[0..n] with starts[n] = len; pairRank[i] = rank of parts i and i+1.
+    if (this.starts.length < len + 2) { this.starts = new Int32Array(len + 2); this.pairRank = new Int32Array(len + 2); }
+    const st = this.starts, pr = this.pairRank;
+    let n = len;
+    for (let i = 0; i <= len; i++) st[i] = i;
+    for (let i = 0; i < n - 1; i++) pr[i] = t.rank(buf, i, i + 2);
+    for (;;) {
+      let best = -1, bestRank = 0x7fffffff;
+      for (let i = 0; i < n - 1; i++) {
+        const r = pr[i];
+        if (r >= 0 && r < bestRank) { bestRank = r; best = i; }
+      }
+      if (best < 0) break;
+      // Merge parts best and best+1.
+      for (let i = best + 1; i < n; i++) { st[i] = st[i + 1]; }
+      for (let i = best + 1; i < n - 1; i++) pr[i] = pr[i + 1];
+      n--;
+      if (best > 0) pr[best - 1] = best + 1 <= n ? t.rank(buf, st[best - 1], st[best + 1]) : -1;
+      pr[best] = best + 1 < n ? t.rank(buf, st[best], st[best + 2]) : -1;
+    }
+    if (wantEnds) for (let i = 0; i < n; i++) st[i] = st[i + 1];
+    return n;
+  }
+
+  private mergeHeap(len: number, wantEnds: boolean): number {
+    const t = this.table, buf = this.buf;
+    // Parts are a linked list over byte positions: a part starts at p and ends at next[p].
+    const next = new Int32Array(len + 1);
+    const prev = new Int32Array(len + 1);
+    const cur = new Int32Array(len + 1); // rank of the pair starting at p; -1 none, -2 p is no part start
+    // A binary min-heap of keys rank * 2^32 + position (exact in a double below 2^53), so that the
+    // lowest rank pops first and, among equal ranks, the leftmost pair (as tiktoken's scan).
+    let heap: Float64Array<ArrayBuffer> = new Float64Array(len + 16);
+    let hn = 0;
+    for (let p = 0; p <= len; p++) { next[p] = p + 1; prev[p] = p - 1; }
+    for (let p = 0; p < len - 1; p++) {
+      const r = t.rank(buf, p, p + 2);
+      cur[p] = r;
+      if (r >= 0) heap[hn++] = r * SHIFT + p;
+    }
+    cur[len - 1] = -1;
+    for (let i = (hn >> 1) - 1; i >= 0; i--) siftDown(heap, hn, i, heap[i]);
+    let n = len;
+    while (hn > 0) {
+      const key = heap[0];
+      hn--;
+      if (hn > 0) siftDown(heap, hn, 0, heap[hn]);
+      const r = Math.floor(key / SHIFT);
+      const p = key - r * SHIFT;
+      if (cur[p] !== r) continue; // stale: the pair changed or p was merged away
+      // Merge the part at p with the next one.
+      const q = next[p];
+      cur[q] = -2;
+      const after = next[q];
+      next[p] = after;
+      if (after <= len) prev[after] = p;
+      n--;
+      const rp = after < len ? t.rank(buf, p, next[after]) : -1;
+      cur[p] = rp;
+      if (rp >= 0) {
+        if (hn === heap.length) heap = grow(heap);
+        siftUp(heap, hn++, rp * SHIFT + p);
+      }
+      const pp = prev[p];
+      if (pp >= 0) {
+        const rpp = t.rank(buf, pp, after);
+        cur[pp] = rpp;
+        if (rpp >= 0) {
+          if (hn === heap.length) heap = grow(heap);
+          siftUp(heap, hn++, rpp * SHIFT + pp);
+        }
+      }
+    }
+    if (wantEnds) {
+      if (this.starts.length < n + 1) this.starts = new Int32Array(n + 1);
+      let k = 0;
+      for (let p = 0; p < len; p = next[p]) this.starts[k++] = next[p];
+    }
+    return n;
+  }
+}
+
+const SHIFT = 4294967296;
+
+function siftDown(heap: Float64Array, n: number, i: number, key: number): void {
+  for (;;) {
+    let c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && heap[c + 1] < heap[c]) c++;
+    if (heap[c] >= key) break;
+    heap[i] = heap[c];
+    i = c;
+  }
+  heap[i] = key;
+}
+
+function siftUp(heap: Float64Array, i: number, key: number): void {
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (heap[parent] <= key) break;
+    heap[i] = heap[parent];
+    i = parent;
+  }
+  heap[i] = key;
+}
+
+function grow(heap: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {
+  const h = new Float64Array(heap.length * 2);
+  h.set(heap);
+  return h;
+}
