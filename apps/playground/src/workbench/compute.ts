@@ -25,6 +25,7 @@ export async function runCards(params: CardsParams, counter?: TokenCounter): Pro
   const g = await ledgerGraph(c);
   const res = await assembleContext({ id: 'playground', query: params.task }, g, {
     budget: params.budget, selector: params.selector, mode: params.mode, counter: c,
+    ...(params.maxUnits !== undefined ? { maxUnits: params.maxUnits } : {}),
   });
   const scored = new Map(res.candidates.map((s) => [s.unit.id, s]));
   const inText = new Set(res.items.map((i) => i.unit.id));

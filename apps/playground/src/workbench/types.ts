@@ -11,6 +11,8 @@ export interface CardsParams {
   budget: number;
   selector: Selector;
   mode: CompressionMode;
+  /** The most units to take (default: one per 60 tokens of budget, at least 5). */
+  maxUnits?: number;
 }
 
 export interface CompactParams {

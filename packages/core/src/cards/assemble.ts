@@ -13,7 +13,7 @@ import { loadDefaultTokenCounter, type TokenCounter } from '../text/tokens.js';
 import { auditCards, type AuditReport } from './audit.js';
 import type { ContextGraph, RetrieveOptions } from './graph.js';
 import type { JudgeStats } from './judge.js';
-import { makeCard, renderCard, type MemoryCard } from './memory-cards.js';
+import { makeCard, renderCard, unitHeading, type MemoryCard } from './memory-cards.js';
 import { scoreCandidates, type ScoreOptions, type ScoredUnit } from './score.js';
 import { jaccard, termSet } from './text.js';
 import type { CiclTask, ContextUnit } from './types.js';
@@ -161,6 +161,8 @@ export interface AssembleOptions extends ScoreOptions {
   selector?: Selector;
   counter?: TokenCounter;
   retrieve?: RetrieveOptions;
+  /** The most units to take (default: defaultMaxUnits(budget), one per 60 tokens, at least 5). */
+  maxUnits?: number;
   pack?: Omit<PackOptions, 'budget' | 'cost' | 'graph'>;
   mig?: Omit<MigPackOptions, 'budget' | 'cost' | 'graph'>;
 }
@@ -191,9 +193,20 @@ export interface AssembleResult {
   judgeStats?: JudgeStats;
 }
 
+/** A unit's raw text under a one-line title (`# symbol Invoice.total: … (ledger/invoice.py:10-24)`; a note's source is left out when it only repeats its type). */
 export function renderRawUnit(u: ContextUnit): string {
   const where = u.span ? `${u.source}:${u.span.startLine}-${u.span.endLine}` : u.source;
-  return `# ${u.type} ${where}\n${u.content}`;
+  const title = unitHeading(u);
+  const tail = where && where !== u.type && where !== title ? ` (${where})` : '';
+  return `# ${u.type} ${title}${tail}\n${u.content}`;
+}
+
+/**
+ * The most units a pack takes by default: one per 60 tokens of budget (a card is 50-70 tokens),
+ * at least the reference packer's 5, so that a larger budget is filled rather than capped.
+ */
+export function defaultMaxUnits(budget: number): number {
+  return Math.max(REFERENCE_PACKER.maxUnits, Math.floor(budget / 60));
 }
 
 /** Retrieve → score → pack under the budget → cards → audit. */
@@ -223,8 +236,8 @@ export async function assembleContext(task: CiclTask, graph: ContextGraph, opts:
   const cost = mode === 'pre-budget' ? cardCost : rawCost;
   const cands: PackCandidate[] = scored.map((s) => ({ unit: s.unit, score: s.score, rank: s.rank }));
   const packed = selector === 'mig'
-    ? migPack(cands, { ...opts.mig, budget: opts.budget, cost, graph })
-    : referencePack(cands, { ...opts.pack, budget: opts.budget, cost, graph });
+    ? migPack(cands, { ...opts.mig, ...(opts.maxUnits !== undefined ? { maxUnits: opts.maxUnits } : {}), budget: opts.budget, cost, graph })
+    : referencePack(cands, { ...opts.pack, maxUnits: opts.maxUnits ?? opts.pack?.maxUnits ?? defaultMaxUnits(opts.budget), budget: opts.budget, cost, graph });
 
   const items: AssembledItem[] = packed.selected.map((c) => {
     const useCard = mode !== 'raw';

@@ -24,7 +24,7 @@ export { CARD_FIELDS, CARD_FIELD_WORDS, makeCard, renderCard, renderCards, evide
 export type { MemoryCard, CardField, CardInput } from './memory-cards.js';
 export { auditCards, isActionableHint, isPlaceholder, AUDIT_THRESHOLDS, ACTION_VERBS } from './audit.js';
 export type { AuditReport, AuditVerdict } from './audit.js';
-export { referencePack, migPack, assembleContext, renderRawUnit, REFERENCE_PACKER } from './assemble.js';
+export { referencePack, migPack, assembleContext, renderRawUnit, defaultMaxUnits, REFERENCE_PACKER } from './assemble.js';
 export type {
   PackCandidate, PackOptions, PackResult, PackDecision, MigPackOptions, AssembleOptions, AssembleResult, AssembledItem,
   CompressionMode, Selector,

@@ -6,6 +6,7 @@
  */
 import type { TokenCounter } from '../text/tokens.js';
 import type { CiclTask, ContextUnit, UnitType } from './types.js';
+import { termsOf } from '../text/identifiers.js';
 import { capWords, termSet } from './text.js';
 
 export const CARD_FIELDS = ['trigger', 'evidence', 'action_hint', 'failure_if_ignored', 'scope'] as const;
@@ -16,6 +17,8 @@ export interface MemoryCard {
   id: string;
   unitId: string;
   type: UnitType;
+  /** What the card is about, as a person would title it: a symbol's name and first doc line, a note's title or first sentence. */
+  title: string;
   trigger: string;
   evidence: string;
   action_hint: string;
@@ -57,11 +60,63 @@ export function evidenceLine(task: CiclTask, unit: ContextUnit): string {
   return best;
 }
 
-function shortTaskTerms(task: CiclTask, unit: ContextUnit, n = 4): string[] {
+/**
+ * The task's own words (as written: `url_for`, `BuildError`, `Invoice.total`) that the unit
+ * shares, in the task's order: a trigger a person reads, not the stems the scorer matched.
+ */
+export function sharedTaskWords(task: CiclTask, unit: ContextUnit, n = 4): string[] {
   const u = termSet(unit.content + ' ' + (unit.title ?? ''));
-  const shared: string[] = [];
-  for (const t of termSet(task.query)) if (u.has(t) && !shared.includes(t)) shared.push(t);
-  return shared.slice(0, n);
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const w of task.query.match(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(\))?|\d{2,}/g) ?? []) {
+    const terms = termsOf(w);
+    // A word the chosen ones already say (`url` after `url_for`) adds nothing.
+    if (!terms.some((t) => u.has(t)) || terms.every((t) => seen.has(t))) continue;
+    for (const t of terms) seen.add(t);
+    out.push(w);
+    if (out.length >= n) break;
+  }
+  return out;
+}
+
+function joinWords(words: readonly string[]): string {
+  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
+
+/** The first line of a symbol's docstring or doc comment (Python, JSDoc, `//`, `#`), or ''. */
+export function firstDocLine(content: string): string {
+  const lines = content.split('\n').map((l) => l.trim());
+  const strip = (s: string) => s.replace(/("""|'''|\*\/)\s*$/, '').replace(/^\*\s?/, '').trim();
+  for (let i = 0; i < Math.min(lines.length, 12); i++) {
+    const l = lines[i];
+    const py = /^[rRuUbB]?("""|''')(.*)$/.exec(l);
+    if (py) return strip(py[2]) || strip(lines[i + 1] ?? '');
+    const js = /^\/\*\*?(.*)$/.exec(l);
+    if (js) return strip(js[1]) || strip(lines[i + 1] ?? '');
+    const line = /^(?:\/\/\/?|#)\s*(\S.*)$/.exec(l);
+    if (line && !/^#(include|define|\[|!)/.test(l)) return line[1].trim();
+  }
+  return '';
+}
+
+/** A unit's title as a person would write it. */
+export function unitHeading(unit: ContextUnit): string {
+  const clip = (s: string) => capWords(s, 12);
+  if (unit.type === 'symbol' || unit.type === 'class') {
+    const name = unit.title ?? unit.source;
+    const doc = firstDocLine(unit.content);
+    return doc ? `${name}: ${clip(doc)}` : name;
+  }
+  if (unit.type === 'file') return unit.title ?? unit.source;
+  if (unit.title) return unit.title;
+  const first = unit.content.trim().split(/\n|(?<=[.!?])\s+/)[0] ?? '';
+  return clip(first) || unit.type;
+}
+
+/** Where the unit comes from, when that says more than its type (a memory's source is its type by default). */
+function unitWhere(unit: ContextUnit): string {
+  if (unit.span) return `${unit.source}:${unit.span.startLine}-${unit.span.endLine}`;
+  return unit.source === unit.type ? '' : unit.source;
 }
 
 export interface CardInput {
@@ -76,10 +131,8 @@ export interface CardInput {
 export function makeCard(task: CiclTask, input: CardInput, counter: TokenCounter, maxWords = CARD_FIELD_WORDS): MemoryCard {
   const { unit } = input;
   const name = unit.title ?? unit.source;
-  const shared = shortTaskTerms(task, unit);
-  const trigger = shared.length
-    ? `When the task involves ${shared.join(', ')} (${name})`
-    : `When working on ${name}`;
+  const shared = sharedTaskWords(task, unit);
+  const trigger = shared.length ? `When the task mentions ${joinWords(shared)}` : `When working on ${name}`;
   const hintBase = input.withContextAction?.trim()
     ? input.withContextAction.trim()
     : `${HINT_VERB[unit.type]} ${name}${unit.span ? ` lines ${unit.span.startLine}-${unit.span.endLine}` : ''} before acting`;
@@ -87,11 +140,12 @@ export function makeCard(task: CiclTask, input: CardInput, counter: TokenCounter
     id: `card:${unit.id}`,
     unitId: unit.id,
     type: unit.type,
+    title: capWords(unitHeading(unit), maxWords),
     trigger: capWords(trigger, maxWords),
     evidence: capWords(evidenceLine(task, unit), maxWords),
     action_hint: capWords(hintBase, maxWords),
     failure_if_ignored: capWords(`If ignored, ${FAILURE_TEXT[unit.type]}`, maxWords),
-    scope: capWords(unit.span ? `${unit.source}:${unit.span.startLine}-${unit.span.endLine}` : unit.source, maxWords),
+    scope: capWords(unitWhere(unit) || unit.source, maxWords),
     causal_score: input.score,
     confidence: input.confidence ?? unit.confidence,
     original_tokens: unit.tokens,
@@ -104,7 +158,7 @@ export function makeCard(task: CiclTask, input: CardInput, counter: TokenCounter
 /** Compact prompt text of one card (one header line + five short lines). */
 export function renderCard(card: MemoryCard): string {
   return [
-    `[${card.type}] ${card.scope} (score ${card.causal_score.toFixed(2)})`,
+    `[${card.type}] ${card.title}${card.scope && card.scope !== card.title && card.scope !== card.type ? ` (${card.scope})` : ''}, score ${card.causal_score.toFixed(2)}`,
     `when: ${card.trigger}`,
     `evidence: ${card.evidence}`,
     `do: ${card.action_hint}`,

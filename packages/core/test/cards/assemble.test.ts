@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assembleContext, migPack, referencePack, type PackCandidate } from '../../src/cards/assemble.js';
+import { assembleContext, defaultMaxUnits, migPack, referencePack, type PackCandidate } from '../../src/cards/assemble.js';
 import { buildContextGraph, ContextGraph } from '../../src/cards/graph.js';
 import { lexicalSpans } from '../../src/cards/units.js';
 import type { ContextUnit } from '../../src/cards/types.js';
@@ -151,7 +151,7 @@ describe('assembleContext budget compliance', () => {
           const r = await assembleContext(task, g, { budget, mode, selector, counter: approximateCounter });
           expect(r.tokens).toBeLessThanOrEqual(budget);
           expect(approximateCounter.count(r.text)).toBe(r.tokens);
-          if (selector === 'reference') expect(r.items.length).toBeLessThanOrEqual(5);
+          if (selector === 'reference') expect(r.items.length).toBeLessThanOrEqual(defaultMaxUnits(budget));
           if (mode === 'raw') expect(r.cards.length).toBe(0);
         }
       }

@@ -12,7 +12,7 @@ import type { Command } from '../main.js';
 
 const usage =
   'ctxprune cards --task TEXT|--task-file F --tokens N [--repo DIR] [--memories M.jsonl] [--rules R.txt] ' +
-  '[--mode post-selection|pre-budget|raw] [--selector reference|mig] [--syntax] [--json]';
+  '[--mode post-selection|pre-budget|raw] [--selector reference|mig] [--max-units N] [--syntax] [--json]';
 
 async function read(path: string): Promise<string> {
   try {
@@ -65,6 +65,10 @@ export const command: Command = {
     if (!['post-selection', 'pre-budget', 'raw'].includes(mode)) throw new CtxpruneError('INVALID_OPTION', `--mode must be post-selection, pre-budget or raw`);
     const selector = (stringFlag(args, 'selector') ?? 'reference') as Selector;
     if (!['reference', 'mig'].includes(selector)) throw new CtxpruneError('INVALID_OPTION', `--selector must be reference or mig`);
+    const maxUnits = numberFlag(args, 'max-units');
+    if (maxUnits !== undefined && !(Number.isInteger(maxUnits) && maxUnits >= 1)) {
+      throw new CtxpruneError('INVALID_OPTION', `--max-units must be a whole number ≥ 1 (default: one per 60 tokens of budget, at least 5)`);
+    }
     const repo = stringFlag(args, 'repo');
     const memPath = stringFlag(args, 'memories');
     const rulesPath = stringFlag(args, 'rules');
@@ -74,7 +78,7 @@ export const command: Command = {
       rules: rulesPath ? (await read(rulesPath)).split('\n').map((l) => l.trim()).filter(Boolean) : [],
       ...(boolFlag(args, 'syntax') ? { analyze: syntaxStructureProvider() } : {}),
     });
-    const r = await assembleContext({ query }, graph, { budget: tokens, mode, selector });
+    const r = await assembleContext({ query }, graph, { budget: tokens, mode, selector, ...(maxUnits !== undefined ? { maxUnits } : {}) });
     if (boolFlag(args, 'json')) {
       io.out(JSON.stringify({
         tokens: r.tokens, budget: r.budget, mode: r.mode, selector: r.selector, cards: r.cards, audit: { ...r.audit, perCard: undefined },
