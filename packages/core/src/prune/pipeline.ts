@@ -164,6 +164,10 @@ async function scorerOf(opt: PruneOptions['scorer']): Promise<Scorer> {
 export async function prune(text: string, options: PruneOptions): Promise<PruneResult> {
   const t0 = performance.now();
   validateText(text);
+  // A file whose lines end in a lone CR (classic Mac) holds no '\n': its CRs are read as line breaks
+  // and written back as CRs (so kept lines stay byte for byte and keptLines number its lines).
+  const crOnly = text.indexOf('\n') < 0 && text.indexOf('\r') >= 0;
+  if (crOnly) text = text.replaceAll('\r', '\n');
   if (options === null || typeof options !== 'object') throw new CtxpruneError('INVALID_OPTION', 'options must be an object with at least { query }');
   const query = options.query ?? '';
   if (typeof query !== 'string') throw new CtxpruneError('INVALID_OPTION', `query must be a string, got ${typeof query}`);
@@ -177,7 +181,9 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const scorer = await scorerOf(options.scorer);
   checkAborted(signal);
 
-  const counter: TokenCounter = options.tokenCounter !== undefined ? checkedCounter(options.tokenCounter) : await loadDefaultTokenCounter();
+  const baseCounter: TokenCounter = options.tokenCounter !== undefined ? checkedCounter(options.tokenCounter) : await loadDefaultTokenCounter();
+  // Every count is of the text as returned (CRs back in place).
+  const counter: TokenCounter = crOnly ? { name: baseCounter.name, count: (t) => baseCounter.count(t.replaceAll('\n', '\r')) } : baseCounter;
   const lines = splitLines(text);
   const n = lines.length;
 
@@ -278,7 +284,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   }
   const tEnd = performance.now();
   return {
-    text: textOut,
+    text: crOnly ? textOut.replaceAll('\n', '\r') : textOut,
     keptLines,
     lines: lineInfos,
     stats: {

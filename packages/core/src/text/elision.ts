@@ -25,6 +25,9 @@ export function commentCloser(prefix: string): string {
   return c ? ` ${c}` : '';
 }
 
+/** The most indentation a marker copies from the lines it stands for (columns, tabs as one). */
+export const MAX_MARKER_INDENT = 80;
+
 /**
  * The marker for lines [from, to] (0-based, inclusive) without its newline. The empty string
  * after a final newline is not a line (text/lines' lineCount): a range that reaches it ends at
@@ -42,6 +45,8 @@ export function elisionMarker(
     if (!isBlank(lines[i])) { indent = indentOf(lines[i]); found = true; break; }
   }
   if (!found && nextKept >= 0) indent = indentOf(lines[nextKept]);
+  // A marker never copies a huge indent (a line indented by 200,000 spaces made a 200,000-space marker).
+  if (indent.length > MAX_MARKER_INDENT) indent = indent.slice(0, MAX_MARKER_INDENT);
   if (style === 'bare') return `${indent}${prefix} …${close}${cr}`;
   const count = to - from + 1;
   const range = count === 1 ? `${from + 1}` : `${from + 1}–${to + 1}`;
