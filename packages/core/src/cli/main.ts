@@ -22,6 +22,7 @@ const commands: Record<string, () => Promise<Command>> = {
   compact: () => import('./commands/compact.js').then((m) => m.command),
   locate: () => import('./commands/locate.js').then((m) => m.command),
   cards: () => import('./commands/cards.js').then((m) => m.command),
+  pack: () => import('./commands/pack.js').then((m) => m.command),
   mcp: () => import('./commands/mcp.js').then((m) => m.command),
 };
 
@@ -35,18 +36,41 @@ const stdio: CliIo = {
 };
 
 async function help(io: CliIo): Promise<void> {
-  io.out('ctxprune — prune code and agent context for a query, client-side\n\nCommands:');
+  io.out(`ctxprune ${await version()} — prune code and agent context for a query, client-side\n\nusage: ctxprune COMMAND [options]   (ctxprune COMMAND --help for one command; ctxprune --version)\n\nCommands:`);
   for (const [name, load] of Object.entries(commands)) {
     const c = await load();
     io.out(`  ${name.padEnd(9)} ${c.summary}\n            ${c.usage}`);
   }
 }
 
+/** The package's version, from its package.json (two folders up from src/cli and dist/cli). */
+export async function version(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? 'unknown';
+}
+
+/** `--help` / `-h` anywhere before a `--` asks for help. */
+const wantsHelp = (argv: string[]) => {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
+};
+
 export async function main(argv: string[], io: CliIo = stdio): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === 'help' && rest[0] ? own(commands, rest[0]) : undefined;
+    if (topic) {
+      const c = await topic();
+      io.out(`${c.summary}\n\nusage: ${c.usage}`);
+      return 0;
+    }
     await help(io);
     return name ? 0 : 1;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.out(`ctxprune ${await version()}`);
+    return 0;
   }
   const load = own(commands, name);
   if (!load) {
@@ -54,7 +78,12 @@ export async function main(argv: string[], io: CliIo = stdio): Promise<number> {
     return 2;
   }
   try {
-    return await (await load()).run(rest, io);
+    const command = await load();
+    if (wantsHelp(rest)) {
+      io.out(`ctxprune ${name}: ${command.summary}\n\nusage: ${command.usage}`);
+      return 0;
+    }
+    return await command.run(rest, io);
   } catch (e) {
     if (isCtxpruneError(e)) {
       io.err(`ctxprune ${name}: ${e.message} [${e.code}]`);

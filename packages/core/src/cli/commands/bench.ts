@@ -7,7 +7,7 @@ import { CtxpruneError } from '../../errors.js';
 import { prune } from '../../prune/pipeline.js';
 import { resolveScorer } from '../../scorers/registry.js';
 import type { Scorer, ScorerOutput } from '../../scorers/types.js';
-import type { PruneAblation } from '../../prune/types.js';
+import type { PruneAblation, PruneTuning } from '../../prune/types.js';
 import type { ElisionStyle } from '../../text/elision.js';
 import { splitLines } from '../../text/lines.js';
 import { loadDefaultTokenCounter, measureTokens } from '../../text/tokens.js';
@@ -18,7 +18,24 @@ import { ablationFromArgs, ABLATION_FLAGS, elisionFromArgs } from './shared.js';
 const DEFAULT_CASES = process.env.CTXPRUNE_BENCH_CASES ?? 'data/dev-cases.jsonl';
 
 /** One configuration of the pipeline: an ablation and a marker style (default: the library's). */
-interface Variant { ablation?: PruneAblation; elision?: ElisionStyle }
+interface Variant { ablation?: PruneAblation; elision?: ElisionStyle; tuning?: PruneTuning }
+
+const TUNING_KEYS = ['maxWholeSpan', 'clueWeight'] as const satisfies readonly (keyof PruneTuning)[];
+
+/** `--tune maxWholeSpan=6,clueWeight=0`: the pipeline's tuned constants, for sweeps on the validation corpus. */
+function tuningFromArg(arg: string | undefined): PruneTuning | undefined {
+  if (arg === undefined) return undefined;
+  const tuning: PruneTuning = {};
+  for (const pair of arg.split(',').filter(Boolean)) {
+    const [key, raw] = pair.split('=');
+    const value = Number(raw);
+    if (!(TUNING_KEYS as readonly string[]).includes(key) || raw === undefined || !Number.isFinite(value)) {
+      throw new CtxpruneError('INVALID_OPTION', `--tune takes name=number pairs of ${TUNING_KEYS.join(', ')}; got "${pair}"`);
+    }
+    tuning[key as (typeof TUNING_KEYS)[number]] = value;
+  }
+  return tuning;
+}
 
 /**
  * Prune every case. With `ranking`, also the recall of the scorer's ranking alone at the same
@@ -107,9 +124,9 @@ async function speed(cases: BenchCase[], io: CliIo, scorer: Scorer): Promise<voi
 
 export const command: Command = {
   summary: 'gold-line recall, budget compliance, parse validity and speed on benchmark cases',
-  usage: 'ctxprune bench --cases CASES.jsonl --ratio R [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--out RESULTS.jsonl] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl] | --speed [--cases CASES.jsonl]',
+  usage: 'ctxprune bench --cases CASES.jsonl --ratio R [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--out RESULTS.jsonl] [--tune name=value,…] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl] | --speed [--cases CASES.jsonl]',
   async run(argv, io) {
-    const args = parseArgs(argv, ['suite', 'speed', ...ABLATION_FLAGS]);
+    const args = parseArgs(argv, ['suite', 'speed', ...ABLATION_FLAGS], ['cases', 'out', 'ratio', 'scorer', 'elision', 'tune']);
     const casesPath = stringFlag(args, 'cases') ?? DEFAULT_CASES;
     // The CLI's default: the trained model, or the lexical scorer when it cannot load.
     const scorer = await resolveScorer(stringFlag(args, 'scorer') ?? 'auto');
@@ -146,7 +163,8 @@ export const command: Command = {
     }
     const ratio = numberFlag(args, 'ratio');
     if (ratio === undefined) throw new CtxpruneError('INVALID_OPTION', `--ratio is required (or --suite)\nusage: ${this.usage}`);
-    const outcomes = await runCases(cases, ratio, { ablation: ablationFromArgs(args), elision: elisionFromArgs(args) }, scorer, true);
+    const variant = { ablation: ablationFromArgs(args), elision: elisionFromArgs(args), tuning: tuningFromArg(stringFlag(args, 'tune')) };
+    const outcomes = await runCases(cases, ratio, variant, scorer, true);
     const outPath = stringFlag(args, 'out');
     if (outPath) await writeFile(outPath, outcomes.map(outcomeLine).join('\n') + '\n');
     io.out(`${outcomes.length} cases at ${ratio}× (ranking = the scorer's ranking alone; window = smoothed-BM25 window; both greedy under the same budget, no markers)`);

@@ -1,5 +1,4 @@
 /** `ctxprune cards`: CICL context for a task from a repository and memories, as memory cards under a token budget. */
-import { readFile } from 'node:fs/promises';
 import { CtxpruneError } from '../../errors.js';
 import { assembleContext, type CompressionMode, type Selector } from '../../cards/assemble.js';
 import { buildContextGraph } from '../../cards/graph.js';
@@ -8,18 +7,16 @@ import { readTree } from '../../cards/tree-node.js';
 import type { MemoryInput } from '../../cards/units.js';
 import { UNIT_TYPES } from '../../cards/types.js';
 import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
+import { readBoundedText } from '../input.js';
 import type { Command } from '../main.js';
 
 const usage =
   'ctxprune cards --task TEXT|--task-file F --tokens N [--repo DIR] [--memories M.jsonl] [--rules R.txt] ' +
   '[--mode post-selection|pre-budget|raw] [--selector reference|mig] [--max-units N] [--syntax] [--json]';
 
-async function read(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (e) {
-    throw new CtxpruneError('INVALID_OPTION', `cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`);
-  }
+/** Task, memories and rules files, read up to 64 MiB each (then INPUT_TOO_LARGE). */
+function read(path: string): Promise<string> {
+  return readBoundedText(path, 64 << 20);
 }
 
 const MEMORY_TYPES = UNIT_TYPES.filter((t) => t !== 'file' && t !== 'symbol' && t !== 'class');
@@ -29,7 +26,7 @@ function parseMemories(text: string, path: string): MemoryInput[] {
   text.split('\n').forEach((line, i) => {
     if (!line.trim()) return;
     let o: Record<string, unknown>;
-    try { o = JSON.parse(line); } catch { throw new CtxpruneError('INVALID_OPTION', `${path} line ${i + 1} is not JSON`); }
+    try { o = JSON.parse(line) as Record<string, unknown>; } catch { throw new CtxpruneError('INVALID_OPTION', `${path} line ${i + 1} is not JSON`); }
     if (!o || typeof o !== 'object' || typeof o.content !== 'string') throw new CtxpruneError('INVALID_OPTION', `${path} line ${i + 1}: "content" must be a string`);
     if (o.type !== undefined && !(MEMORY_TYPES as readonly unknown[]).includes(o.type)) {
       throw new CtxpruneError('INVALID_OPTION', `${path} line ${i + 1}: "type" must be one of ${MEMORY_TYPES.join(', ')}`);
@@ -55,7 +52,7 @@ export const command: Command = {
   summary: 'decision-aware context (CICL) for a task: memory cards under a token budget, with the card audit',
   usage,
   async run(argv, io) {
-    const args = parseArgs(argv, ['json', 'syntax']);
+    const args = parseArgs(argv, ['json', 'syntax'], ['task', 'task-file', 'tokens', 'repo', 'memories', 'rules', 'mode', 'selector', 'max-units']);
     const taskFile = stringFlag(args, 'task-file');
     const query = stringFlag(args, 'task') ?? (taskFile ? await read(taskFile) : undefined);
     if (!query || !query.trim()) throw new CtxpruneError('INVALID_OPTION', `--task or --task-file is required\nusage: ${usage}`);

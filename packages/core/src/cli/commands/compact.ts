@@ -1,31 +1,29 @@
 /** `ctxprune compact`: fit an agent transcript into a token budget with one of the strategies. */
-import { readFile } from 'node:fs/promises';
 import { CtxpruneError } from '../../errors.js';
 import { compact } from '../../compaction/compact.js';
 import { COMPACTION_STRATEGIES } from '../../compaction/types.js';
 import { parseStrategy, validateMessages } from '../../compaction/validate.js';
 import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
+import { readBoundedText } from '../input.js';
 import type { Command } from '../main.js';
 
-const usage = `ctxprune compact --in TRANSCRIPT.json --strategy ${COMPACTION_STRATEGIES.join('|')} --tokens N [--protected-tail N] [--json]`;
+/** A transcript file is read up to this size (then INPUT_TOO_LARGE). */
+const MAX_TRANSCRIPT_BYTES = 256 << 20;
+
+const usage = `ctxprune compact --in TRANSCRIPT.json|- --strategy ${COMPACTION_STRATEGIES.join('|')} --tokens N [--protected-tail N] [--json]`;
 
 export const command: Command = {
   summary: 'compact an agent transcript ({"id","goal"?,"messages":[...]}) to a token budget',
   usage,
   async run(argv, io) {
-    const args = parseArgs(argv, ['json']);
+    const args = parseArgs(argv, ['json'], ['in', 'strategy', 'tokens', 'protected-tail']);
     const inPath = stringFlag(args, 'in') ?? args.positionals[0];
     if (!inPath) throw new CtxpruneError('INVALID_OPTION', `--in TRANSCRIPT.json is required\nusage: ${usage}`);
     const strategy = parseStrategy(stringFlag(args, 'strategy') ?? 'reactive');
     const tokens = numberFlag(args, 'tokens');
     if (tokens === undefined) throw new CtxpruneError('INVALID_BUDGET', `--tokens N is required\nusage: ${usage}`);
     const protectedTail = numberFlag(args, 'protected-tail');
-    let raw: string;
-    try {
-      raw = await readFile(inPath, 'utf8');
-    } catch (e) {
-      throw new CtxpruneError('INVALID_OPTION', `cannot read ${inPath}: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    const raw = await readBoundedText(inPath, MAX_TRANSCRIPT_BYTES);
     let transcript: unknown;
     try {
       transcript = JSON.parse(raw);

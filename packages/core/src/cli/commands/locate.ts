@@ -1,10 +1,11 @@
 /** `ctxprune locate`: rank each SWE-bench instance's repository files for its issue (BM25 → rerank top 50). */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { CtxpruneError } from '../../errors.js';
 import { documentScoreFromScorer } from '../../locate/rank.js';
 import { parseInstances, runLocate } from '../../locate/run.js';
 import { resolveScorer } from '../../scorers/registry.js';
 import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
+import { readBoundedText } from '../input.js';
 import type { Command } from '../main.js';
 
 const usage = 'ctxprune locate --instances INSTANCES.jsonl --pools DIR [--out R.jsonl] [--k 10] [--rerank-top 50] [--scorer lexical|neural|auto] [--bm25-only] [--quiet]';
@@ -13,7 +14,7 @@ export const command: Command = {
   summary: 'rank repository files for SWE-bench issues (BM25 + rerank); prints hit@1 and MRR@k',
   usage,
   async run(argv, io) {
-    const args = parseArgs(argv, ['bm25-only', 'quiet']);
+    const args = parseArgs(argv, ['bm25-only', 'quiet'], ['instances', 'pools', 'out', 'k', 'rerank-top', 'scorer']);
     const instPath = stringFlag(args, 'instances');
     const pools = stringFlag(args, 'pools');
     if (!instPath || !pools) throw new CtxpruneError('INVALID_OPTION', `--instances and --pools are required\nusage: ${usage}`);
@@ -21,12 +22,7 @@ export const command: Command = {
     const rerankTop = numberFlag(args, 'rerank-top') ?? 50;
     if (!Number.isInteger(k) || k < 1) throw new CtxpruneError('INVALID_OPTION', '--k must be a positive integer');
     if (!Number.isInteger(rerankTop) || rerankTop < 1) throw new CtxpruneError('INVALID_OPTION', '--rerank-top must be a positive integer');
-    let text: string;
-    try {
-      text = await readFile(instPath, 'utf8');
-    } catch (e) {
-      throw new CtxpruneError('INVALID_OPTION', `cannot read ${instPath}: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    const text = await readBoundedText(instPath, 256 << 20);
     const instances = parseInstances(text);
     const scorerName = stringFlag(args, 'scorer');
     // Without --scorer the document score is the lexical rubric scorer's.

@@ -19,7 +19,7 @@ export const command: Command = {
   summary: 'serve read_pruned / search_pruned / locate_files / compact_history to an MCP client over stdio',
   usage,
   async run(argv, io) {
-    const args = parseArgs(argv);
+    const args = parseArgs(argv, [], ['root', 'scorer']);
     const root = resolve(stringFlag(args, 'root') ?? args.positionals[0] ?? process.cwd());
     const scorer = stringFlag(args, 'scorer') ?? 'auto';
     if (scorer !== 'auto' && scorer !== 'neural' && scorer !== 'lexical') {

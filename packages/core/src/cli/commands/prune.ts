@@ -1,37 +1,42 @@
-import { readFile } from 'node:fs/promises';
 import { CtxpruneError } from '../../errors.js';
 import { elidedRanges, formatRanges } from '../../integrations/focus.js';
 import { prune } from '../../prune/pipeline.js';
 import { resolveScorer } from '../../scorers/registry.js';
 import { describeScorer } from '../../scorers/types.js';
-import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
+import { boolFlag, closest, numberFlag, parseArgs, stringFlag } from '../args.js';
+import { MAX_PRUNE_INPUT_BYTES, readBoundedText } from '../input.js';
+import { parseLanguageName } from '../../syntax/languages.js';
+import { LANGUAGES } from '../../syntax/types.js';
 import type { Command } from '../main.js';
 import { ablationFromArgs, ABLATION_FLAGS, elisionFromArgs } from './shared.js';
 
 export const command: Command = {
   summary: 'prune one file for a query under a token budget',
-  usage: 'ctxprune prune FILE --query TEXT (--ratio R | --tokens N) [--language L] [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--json] [--no-repair|--no-dependency|--single-head|--no-gate]',
+  usage: 'ctxprune prune FILE|- --query TEXT (--ratio R | --tokens N) [--language L] [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--json] [--no-repair|--no-dependency|--single-head|--no-gate]',
   async run(argv, io) {
-    const args = parseArgs(argv, ['json', ...ABLATION_FLAGS]);
+    const args = parseArgs(argv, ['json', ...ABLATION_FLAGS], ['query', 'ratio', 'tokens', 'language', 'scorer', 'elision']);
     const file = args.positionals[0];
-    if (!file) throw new CtxpruneError('INVALID_OPTION', `a FILE is required\nusage: ${this.usage}`);
+    if (!file) throw new CtxpruneError('INVALID_OPTION', `a FILE (or - for stdin) is required\nusage: ${this.usage}`);
+    if (args.positionals.length > 1) throw new CtxpruneError('INVALID_OPTION', `one FILE at a time, got ${args.positionals.length}: ${args.positionals.join(' ')}\nusage: ${this.usage}`);
     const query = stringFlag(args, 'query');
-    if (query === undefined) throw new CtxpruneError('INVALID_OPTION', '--query is required');
+    if (query === undefined) throw new CtxpruneError('INVALID_OPTION', `--query is required\nusage: ${this.usage}`);
+    const ratio = numberFlag(args, 'ratio');
+    const tokens = numberFlag(args, 'tokens');
+    if (ratio !== undefined && tokens !== undefined) throw new CtxpruneError('INVALID_OPTION', '--ratio and --tokens are alternatives: give one');
+    const language = stringFlag(args, 'language');
+    if (language !== undefined && language !== 'auto' && !parseLanguageName(language)) {
+      const hint = closest(language, LANGUAGES);
+      throw new CtxpruneError('INVALID_OPTION', `unknown language "${language}"${hint ? ` (did you mean ${hint}?)` : ''}; known: ${LANGUAGES.join(', ')} (or auto)`);
+    }
     // The trained model by default; `auto` falls back to the lexical scorer and says why.
     const scorer = await resolveScorer(stringFlag(args, 'scorer') ?? 'auto');
-    let text: string;
-    try {
-      const bytes = await readFile(file);
-      text = bytes.toString('utf8');
-    } catch (e) {
-      throw new CtxpruneError('INVALID_OPTION', `cannot read ${file}: ${(e as Error).message}`);
-    }
+    const text = await readBoundedText(file, MAX_PRUNE_INPUT_BYTES);
     const result = await prune(text, {
       query,
-      ratio: numberFlag(args, 'ratio'),
-      tokens: numberFlag(args, 'tokens'),
-      language: stringFlag(args, 'language'),
-      fileName: file,
+      ratio,
+      tokens,
+      language,
+      ...(file !== '-' ? { fileName: file } : {}),
       ablation: ablationFromArgs(args),
       elision: elisionFromArgs(args),
       scorer,
