@@ -1,7 +1,7 @@
 // After tsc: copy the browser assets next to the compiled code, where dist/integrations/bundled.js
 // references them with `new URL(..., import.meta.url)` (bundlers such as Vite then emit them):
 // dist/assets/web-tree-sitter.wasm, dist/assets/grammars/tree-sitter-*.wasm, dist/assets/models/ctxprune-lamr.onnx.
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,3 +21,8 @@ else {
   console.error(`copy-assets: no model at ${model}; the package will not ship a default model`);
   process.exitCode = 1;
 }
+// The o200k_base rank table in binary (text/o200k.ts serializeRankTable): Node reads it instead of
+// parsing js-tiktoken's 2.3 MB rank module (tokenizer load ~10x faster in a fresh process).
+const { serializeRankTable } = await import(join(pkg, 'dist/text/o200k.js'));
+const { default: ranks } = await import('js-tiktoken/ranks/o200k_base');
+await writeFile(join(out, 'o200k_base.bin'), serializeRankTable(ranks.bpe_ranks));

@@ -18,6 +18,8 @@ import { demoteUnnamedImports } from './imports.js';
 import { buildRepairIndex } from './repair.js';
 import type { LineInfo, PruneOptions, PruneResult, PruneStats } from './types.js';
 import { checkAborted, resolveBudget, resolveElision, validateText } from './validate.js';
+import { checkpoint, type Checkpoint } from './checkpoint.js';
+import { analyzeTreeAsync } from '../syntax/structure.js';
 
 /** Above these sizes the parse is skipped and structure comes from indentation. */
 const MAX_PARSE_CHARS = 2 * 1024 * 1024;
@@ -40,7 +42,7 @@ interface SyntaxInfo {
   brackets?: boolean;
 }
 
-async function resolveSyntax(text: string, lines: string[], opts: PruneOptions, degraded: string[]): Promise<SyntaxInfo> {
+async function resolveSyntax(text: string, lines: string[], opts: PruneOptions, degraded: string[], cp?: Checkpoint): Promise<SyntaxInfo> {
   let language: LanguageId | null = null;
   const requested = opts.language;
   if (requested && requested !== 'auto') {
@@ -62,21 +64,23 @@ async function resolveSyntax(text: string, lines: string[], opts: PruneOptions, 
     return { structure: analyzeByIndent(lines, language), language, parsed: false };
   }
   try {
-    const tree = await parse(language, text);
+    const tree = await parse(language, text, cp?.pause);
     try {
-      return { structure: analyzeTree(tree, language, lines.length, lines), language, parsed: true };
+      const structure = cp ? await analyzeTreeAsync(tree, language, lines.length, lines, cp.pause) : analyzeTree(tree, language, lines.length, lines);
+      return { structure, language, parsed: true };
     } finally {
       tree.delete();
     }
   } catch (e) {
+    if (e instanceof CtxpruneError && e.code === 'ABORTED') throw e;
     const why = e instanceof Error ? e.message : String(e);
     degraded.push(`syntax unavailable for ${language} (${why}): structure from indentation, no syntax repair`);
     return { structure: analyzeByIndent(lines, language), language, parsed: false };
   }
 }
 
-async function outputErrorRows(language: LanguageId, text: string): Promise<number[]> {
-  const tree = await parse(language, text);
+async function outputErrorRows(language: LanguageId, text: string, pause?: () => Promise<void>): Promise<number[]> {
+  const tree = await parse(language, text, pause);
   try { return errorRows(tree); } finally { tree.delete(); }
 }
 
@@ -91,7 +95,7 @@ async function fitVerified(
   cache: Map<number, number>,
   syn: SyntaxInfo,
   inputErrors: number,
-  signal: AbortSignal | undefined,
+  cp: Checkpoint,
 ): Promise<(Fitted & { outputErrors: number | null }) | null> {
   const st = ctx.structure;
   let previous: (Fitted & { outputErrors: number | null }) | null = null;
@@ -100,8 +104,8 @@ async function fitVerified(
     // Keeping statements whole can leave nothing that fits: the last fit, parse errors and all.
     if (!fitted) return previous;
     if (!syn.parsed || !syn.language) return { ...fitted, outputErrors: null };
-    checkAborted(signal);
-    const rows = await outputErrorRows(syn.language, fitted.rendered.text);
+    await cp.pause();
+    const rows = await outputErrorRows(syn.language, fitted.rendered.text, cp.pause);
     const errors = rows.length;
     if (errors <= inputErrors || !ctx.repair || round >= 4) return { ...fitted, outputErrors: errors };
     previous = { ...fitted, outputErrors: errors };
@@ -178,6 +182,8 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   resolveBudget(options, 1);
   const elision = resolveElision(options.elision);
   const signal = options.signal;
+  // Abort between stages and inside the long ones, with a yield every ~10 ms of work (checkpoint.ts).
+  const cp = checkpoint(signal);
   const scorer = await scorerOf(options.scorer);
   checkAborted(signal);
 
@@ -188,18 +194,19 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const n = lines.length;
 
   const tSyntax = performance.now();
-  const syn = await resolveSyntax(text, lines, options, degraded);
+  const syn = await resolveSyntax(text, lines, options, degraded, cp);
   const st = syn.structure;
-  checkAborted(signal);
+  await cp.pause();
 
   const tScore = performance.now();
   const scored = await scorer.score({ query, lines, structure: st, language: syn.language, signal });
-  checkAborted(signal);
+  await cp.pause();
   const rubrics = demoteUnnamedImports(ablate(scored, options), st, lines, query);
   const fused = fuseEmissions(rubrics);
 
   const tDecode = performance.now();
   const measured = measureTokens(text, lines, counter);
+  await cp.pause();
   const originalTokens = measured.total;
   const budget = resolveBudget(options, originalTokens);
   const K = rubrics.heads.length;
@@ -238,7 +245,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
     textOut = text;
     outTokens = originalTokens;
   } else {
-    const fitted = await fitVerified(ctx, budget, markerCache, syn, st.errorCount, signal);
+    const fitted = await fitVerified(ctx, budget, markerCache, syn, st.errorCount, cp);
     if (fitted) {
       selection = fitted.selection;
       textOut = fitted.rendered.text;
@@ -263,6 +270,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
     degraded.push(`budget of ${budget} tokens is too small for one evidence unit (its lines plus their repair): returned what fits`);
   }
 
+  await cp.pause();
   const tRender = performance.now();
   const margins = rubricMarginals(rubrics, fused, Number.isFinite(selection.bias) ? selection.bias : 0);
   // The empty string after a final newline is no line: not counted, numbered or reported.

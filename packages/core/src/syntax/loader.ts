@@ -147,11 +147,33 @@ export function loadParser(lang: LanguageId): Promise<LoadedGrammar> {
  * Parse `text` with the grammar for `lang`, through the source shims (shims.ts: same offsets).
  * The caller owns the tree (call `tree.delete()` when done).
  */
-export async function parse(lang: LanguageId, text: string): Promise<Tree> {
-  const { parser } = await loadParser(lang);
-  const tree = parser.parse(shimForGrammar(lang, text));
+export async function parse(lang: LanguageId, text: string, pause?: () => Promise<void>): Promise<Tree> {
+  const { language, parser } = await loadParser(lang);
+  const input = shimForGrammar(lang, text);
+  if (pause) return parseSliced(language, input, pause);
+  const tree = parser.parse(input);
   if (!tree) throw new CtxpruneError('GRAMMAR_LOAD_FAILED', `the ${lang} parser returned no tree`);
   return tree;
+}
+
+/**
+ * A parse cut into ~10 ms slices with `pause()` between them (which may throw, to cancel): a
+ * parse stopped by its progress callback resumes on the next call. With a parser of its own, as
+ * a shared one would resume another caller's input.
+ */
+async function parseSliced(language: Language, input: string, pause: () => Promise<void>): Promise<Tree> {
+  const parser = new Parser();
+  try {
+    parser.setLanguage(language);
+    for (;;) {
+      const start = performance.now();
+      const tree = parser.parse(input, null, { progressCallback: () => performance.now() - start > 10 });
+      if (tree) return tree;
+      await pause();
+    }
+  } finally {
+    parser.delete();
+  }
 }
 
 /** Forget loaded grammars (after `configure()` changed asset locations). The runtime stays initialised. */

@@ -205,8 +205,13 @@ class Analyzer {
   // ---- walking ----------------------------------------------------------------------------
 
   walkBlock(container: Node, ctx: Ctx, skipClauses = false): void {
+    this.walkChildren(container.namedChildren, ctx, skipClauses);
+  }
+
+  /** walkBlock over a run of a block's children (analyzeTreeAsync walks the top level in runs). */
+  walkChildren(children: readonly (Node | null)[], ctx: Ctx, skipClauses = false): void {
     let pendingDeco = -1;
-    for (const c of container.namedChildren) {
+    for (const c of children) {
       if (!c) continue;
       const type = typeOf(c);
       if (skipClauses && this.t.clauses.has(type)) continue;
@@ -786,5 +791,30 @@ export function analyzeTree(
   // anything real code needs and far below a runaway walk.
   a.maxVisits = maxVisits;
   a.walkBlock(root, { parent: -1, floor: -1, inFn: false, ownerParent: -1, caseOwner: false });
+  return a.finish(countErrors(tree), (spanStart) => buildNesting(root, a.t, ls, spanStart));
+}
+
+/**
+ * analyzeTree with `pause()` (prune/checkpoint.ts: abort, yield) between runs of top-level
+ * statements; a run never ends on a decorator, which belongs to the statement after it. Same result.
+ */
+export async function analyzeTreeAsync(
+  tree: Tree, lang: LanguageId, lineCount: number, lines: string[] | undefined, pause: () => Promise<void>,
+  maxVisits = 16 * lineCount + 10_000,
+): Promise<FileStructure> {
+  const ls = lines && lines.length === lineCount ? lines : linesOf(tree, lineCount);
+  const root = tree.rootNode;
+  const a = new Analyzer(lang, ls);
+  a.maxVisits = maxVisits;
+  const ctx: Ctx = { parent: -1, floor: -1, inFn: false, ownerParent: -1, caseOwner: false };
+  const children = root.namedChildren;
+  const RUN = 16;
+  for (let i = 0; i < children.length;) {
+    let j = Math.min(children.length, i + RUN);
+    while (j < children.length && children[j - 1] && a.t.decorators.has(typeOf(children[j - 1]!))) j++;
+    a.walkChildren(children.slice(i, j), ctx);
+    i = j;
+    await pause();
+  }
   return a.finish(countErrors(tree), (spanStart) => buildNesting(root, a.t, ls, spanStart));
 }

@@ -3,7 +3,9 @@
  * is OpenAI's o200k_base (text/o200k.ts: exact, O(n log n) on any input, special-token strings as
  * text); callers inject their model's counter.
  */
+import { isNode } from '../config.js';
 import { CtxpruneError } from '../errors.js';
+import type { O200k } from './o200k.js';
 
 export interface TokenCounter {
   readonly name: string;
@@ -17,11 +19,39 @@ export interface TokenCounter {
 
 let defaultCounter: Promise<TokenCounter> | null = null;
 
+/** dist/assets/o200k_base.bin beside dist/text/ (written at build time by scripts/copy-assets.mjs). */
+const RANK_TABLE = ['..', 'assets', 'o200k_base.bin'].join('/');
+
+/**
+ * The tokenizer: in Node from the pre-built binary rank table when the package has one (a built
+ * package; ~10x faster to load), else (a source checkout, browsers) from js-tiktoken's rank module.
+ * Either way it is checked on a few known encodings before use.
+ */
+async function loadO200k(): Promise<O200k> {
+  const m = await import('./o200k.js');
+  if (isNode) {
+    try {
+      const fs = await import('node:fs/promises');
+      const tk = m.o200kFromTable(new Uint8Array(await fs.readFile(new URL(RANK_TABLE, import.meta.url))));
+      if (selfCheck(tk)) return tk;
+    } catch { /* no built table here: parse the module */ }
+  }
+  const ranks = await import('js-tiktoken/ranks/o200k_base');
+  const tk = m.buildO200k(ranks.default.bpe_ranks);
+  if (!selfCheck(tk)) throw new Error('the o200k_base rank table gives wrong encodings');
+  return tk;
+}
+
+function selfCheck(tk: O200k): boolean {
+  const same = (a: number[], b: number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  return tk.vocabularySize === 199_998 && same(tk.encode('hello world'), [24912, 2375]) && same(tk.encode(' \u0085x'), [220, 126, 227, 87]) &&
+    same(tk.encode('\ufeffimport os'), [5574, 561, 1994]) && tk.count('A'.repeat(100)) === 13;
+}
+
 /** o200k_base, loaded on first use (its rank table is a few MB; browsers fetch it lazily). */
 export function loadDefaultTokenCounter(): Promise<TokenCounter> {
-  defaultCounter ??= Promise.all([import('./o200k.js'), import('js-tiktoken/ranks/o200k_base')]).then(
-    ([m, ranks]) => {
-      const tk = m.buildO200k(ranks.default.bpe_ranks);
+  defaultCounter ??= loadO200k().then(
+    (tk) => {
       return {
         name: 'o200k_base',
         count: (text: string) => tk.count(text),

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kRanks from 'js-tiktoken/ranks/o200k_base';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildO200k, type O200k } from '../../src/text/o200k.js';
+import { buildO200k, o200kFromTable, serializeRankTable, type O200k } from '../../src/text/o200k.js';
 import { loadDefaultTokenCounter, type TokenCounter } from '../../src/text/tokens.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -199,6 +199,24 @@ describe('o200k_base counter vs js-tiktoken', () => {
     expect(counter.count(' \u0085x')).toBe(4);
     // Where the JavaScript convention gives more, the count is that (an upper bound of both).
     expect(counter.count(' \u00a0\u0085\u3000x')).toBe(Math.max(5, refIds(' \u00a0\u0085\u3000x').length));
+  });
+
+  it('the pre-built binary rank table (dist/assets/o200k_base.bin) encodes as the parsed module does, and a damaged one is refused', () => {
+    const bin = serializeRankTable(o200kRanks.bpe_ranks);
+    const fromBin = o200kFromTable(bin);
+    expect(fromBin.vocabularySize).toBe(tk.vocabularySize);
+    const rnd = mulberry32(3);
+    for (let i = 0; i < 2000; i++) {
+      let s = '';
+      for (let j = 0, n = 1 + Math.floor(rnd() * 12); j < n; j++) s += ODD_CHARS[Math.floor(rnd() * ODD_CHARS.length)] + (rnd() < 0.5 ? ' ' : 'ab');
+      expect(fromBin.encode(s)).toEqual(tk.encode(s));
+    }
+    // Unaligned bytes are read through a copy.
+    const shifted = new Uint8Array(bin.length + 1);
+    shifted.set(bin, 1);
+    expect(o200kFromTable(shifted.subarray(1)).encode('hello world')).toEqual([24912, 2375]);
+    expect(() => o200kFromTable(bin.subarray(0, bin.length - 1))).toThrow(/truncated/);
+    expect(() => o200kFromTable(new Uint8Array(64))).toThrow(/not a rank table/);
   });
 
   it('special-token strings count as text, never throw', () => {
