@@ -1,5 +1,9 @@
 /** #16 item 12, text-level parts: CR-only line endings, invalid UTF-8, a marker's indent. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { prune } from '../../src/prune/pipeline.js';
 import { MAX_MARKER_INDENT, outputOrigin } from '../../src/text/elision.js';
 import { decodeUtf8, invalidUtf8Note } from '../../src/text/utf8.js';
@@ -80,4 +84,26 @@ describe('invalid UTF-8 read as U+FFFD is counted for a note', () => {
     expect(d.replaced).toBe(2);
     expect(invalidUtf8Note(d.replaced, 'x.py')).toBe('x.py is not valid UTF-8: 2 invalid byte sequences read as U+FFFD (those lines are not byte-identical to the file)');
   });
+});
+
+describe('the CLI notes invalid UTF-8 in stats.degraded', () => {
+  it('ctxprune prune on a file with invalid bytes: the note, and U+FFFD in the text', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctxprune-utf8-'));
+    const file = join(dir, 'bad.py');
+    const enc = new TextEncoder();
+    const good = enc.encode(PY_LINES.join('\n') + '\n');
+    writeFileSync(file, Buffer.concat([good, Uint8Array.from([0x23, 0x20, 0xff, 0xfe, 0x0a])]));
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(['prune', file, '--query', 'file size', '--ratio', '1', '--scorer', 'lexical', '--json'], { out: (s: string) => out.push(s), err: (s: string) => err.push(s) });
+    expect(code).toBe(0);
+    const r = JSON.parse(out.join('')) as { text: string; stats: { degraded: string[] } };
+    expect(r.stats.degraded).toContain(`${file} is not valid UTF-8: 2 invalid byte sequences read as U+FFFD (those lines are not byte-identical to the file)`);
+    expect(r.text.endsWith('# \ufffd\ufffd\n')).toBe(true);
+    // A valid file gets no such note.
+    writeFileSync(file, good);
+    out.length = 0;
+    expect(await main(['prune', file, '--query', 'file size', '--ratio', '1', '--scorer', 'lexical', '--json'], { out: (s: string) => out.push(s), err: (s: string) => err.push(s) })).toBe(0);
+    expect((JSON.parse(out.join('')) as { stats: { degraded: string[] } }).stats.degraded.join(' ')).not.toContain('UTF-8');
+  }, 60_000);
 });

@@ -4,7 +4,8 @@ import { prune } from '../../prune/pipeline.js';
 import { resolveScorer } from '../../scorers/registry.js';
 import { describeScorer } from '../../scorers/types.js';
 import { boolFlag, closest, numberFlag, parseArgs, stringFlag } from '../args.js';
-import { MAX_PRUNE_INPUT_BYTES, readBoundedText } from '../input.js';
+import { MAX_PRUNE_INPUT_BYTES, readBounded } from '../input.js';
+import { decodeUtf8, invalidUtf8Note } from '../../text/utf8.js';
 import { parseLanguageName } from '../../syntax/languages.js';
 import { LANGUAGES } from '../../syntax/types.js';
 import type { Command } from '../main.js';
@@ -30,7 +31,8 @@ export const command: Command = {
     }
     // The trained model by default; `auto` falls back to the lexical scorer and says why.
     const scorer = await resolveScorer(stringFlag(args, 'scorer') ?? 'auto');
-    const text = await readBoundedText(file, MAX_PRUNE_INPUT_BYTES);
+    // Invalid UTF-8 is read as U+FFFD, and the result says so (those lines differ from the file).
+    const { text, replaced } = decodeUtf8(await readBounded(file, MAX_PRUNE_INPUT_BYTES));
     const result = await prune(text, {
       query,
       ratio,
@@ -41,6 +43,8 @@ export const command: Command = {
       elision: elisionFromArgs(args),
       scorer,
     });
+    const utf8Note = invalidUtf8Note(replaced, file === '-' ? 'stdin' : file);
+    if (utf8Note) result.stats.degraded.push(utf8Note);
     if (boolFlag(args, 'json')) {
       io.out(JSON.stringify(result));
     } else {
