@@ -46,7 +46,7 @@ function refCount(text: string): number | null {
 
 const ODD = ['\u0085', '\ufeff', '\u2028', '\u2029', '\u00a0', '\u3000', '\u200b', '\u0301', '\u0301\u0302', '\ud800', '\udc00', '😀', '👩‍👩‍👧', '中文', 'ſ', "'ſ", '\x0b', '\x0c', '\x1b[31m', '\x7f', '\u202e', '\ufffd', '\u0000'];
 const SPECIAL = ['<|endoftext|>', '<|endofprompt|>', '<|fim_middle|>', '<|im_start|>system'];
-const RUN_CHARS = ['A', 'a', ' ', '\t', '=', '-', '0', '中', '😀', 'e\u0301', '/', '\r'];
+const RUN_CHARS = ['A', 'a', ' ', '\t', '=', '-', '0', '中', '😀', 'e\u0301', '/', '\r', '\n', '\u2028'];
 
 type Mutation =
   | { kind: 'run'; at: number; ch: string; len: number }
