@@ -31,3 +31,5 @@ export { resolveScorer, registerScorer, availableScorers } from './scorers/regis
 // Agent tool wrapper: an optional `focus` argument prunes a read-file tool's output (fail-open).
 export { withFocus, describePrune, elidedRanges, formatRanges } from './integrations/focus.js';
 export type { FocusArgs, WithFocusOptions } from './integrations/focus.js';
+// Task context packing: rank, allocate by marginal value, prune each file, signature map (packDirectory is in `@ctxprune/core/node`).
+export * from './pack/index.js';

@@ -3,3 +3,7 @@ export * from './index.js';
 export { runLocate, poolDir, parseInstances } from './locate/run.js';
 export type { LocateInstance, LocateRunOptions, LocateRunResult } from './locate/run.js';
 export { readTree } from './cards/tree-node.js';
+export { packDirectory, loadPackIndex } from './pack/node.js';
+export type { DirectoryIndexOptions } from './pack/node.js';
+export { runPackBench, goldFromCases, packRecall, wholeFilesUntil, bm25PathOrder } from './pack/bench.js';
+export type { PackBenchOptions, PackBenchRow, PackBenchSummary, GoldLines } from './pack/bench.js';

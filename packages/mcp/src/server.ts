@@ -18,6 +18,7 @@ import { readTree } from '@ctxprune/core/node';
 import { describePrune, elidedRanges, formatRanges } from '@ctxprune/core/integrations';
 import { binaryReason, hardLinkReason } from './files.js';
 import { makeMatcher } from './matcher.js';
+import { registerPackTool } from './pack.js';
 import { PathRefused, resolveInside } from './paths.js';
 import { gaps, lineRange, numberPruned, numberRange, rangeHint, textLines } from './read.js';
 
@@ -379,6 +380,8 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
       }
     },
   );
+
+  registerPackTool(server, { where, scorer, limits });
 
   return server;
 }

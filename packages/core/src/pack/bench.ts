@@ -1,0 +1,188 @@
+/**
+ * The pack benchmark (Node only): on SWE-bench instances whose repository trees materialize.py
+ * --pools wrote, the share of each fix's gold lines (pre-image lines of every patched file, from
+ * the materialized cases) inside a pack of N o200k tokens, beside two references computed the same
+ * way: (a) whole files in BM25 order until the budget is spent, the last one cut; (b) the patched
+ * files alone, whole, in order (perfect localization, no pruning). Test files are not in the pool.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { CtxpruneError } from '../errors.js';
+import { readTree } from '../cards/tree-node.js';
+import { isTestPath } from '../locate/rank.js';
+import { poolDir, parseInstances, type LocateInstance } from '../locate/run.js';
+import { buildBm25Index, bm25Scores } from '../scorers/bm25.js';
+import { termsOf } from '../text/identifiers.js';
+import { splitLines } from '../text/lines.js';
+import { loadDefaultTokenCounter, measureTokens, type TokenCounter } from '../text/tokens.js';
+import type { Scorer } from '../scorers/types.js';
+import { buildPackIndex, packContext, type PackIndex } from './pack.js';
+import { cachedTerms } from '../locate/rank.js';
+
+/** instance_id → path → gold lines (1-based, pre-image). */
+export type GoldLines = Map<string, Map<string, number[]>>;
+
+/** Gold lines per instance from materialized cases (dev-cases.jsonl: instance_id, path, gold_lines). */
+export function goldFromCases(text: string): GoldLines {
+  const out: GoldLines = new Map();
+  text.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    let o: Record<string, unknown>;
+    try { o = JSON.parse(line); } catch { throw new CtxpruneError('INVALID_OPTION', `cases line ${i + 1} is not JSON`); }
+    if (typeof o.instance_id !== 'string' || typeof o.path !== 'string' || !Array.isArray(o.gold_lines)) return;
+    let m = out.get(o.instance_id);
+    if (!m) out.set(o.instance_id, (m = new Map()));
+    m.set(o.path, (o.gold_lines as unknown[]).filter((x): x is number => typeof x === 'number'));
+  });
+  return out;
+}
+
+/** What a method put in the context: path → kept 1-based lines. */
+export type Kept = Map<string, Iterable<number>>;
+
+/** Share of the instance's gold lines inside `kept` (1 when it has none). */
+export function packRecall(kept: Kept, gold: Map<string, number[]>): number {
+  let n = 0, hit = 0;
+  for (const [path, lines] of gold) {
+    const k = new Set(kept.get(path) ?? []);
+    for (const g of lines) { n++; if (k.has(g)) hit++; }
+  }
+  return n ? hit / n : 1;
+}
+
+interface Whole { path: string; text: string }
+
+/**
+ * Whole files in order, each with a `### path` header, until `budget` tokens are spent; the file
+ * that does not fit is cut to the longest prefix of its lines that does.
+ */
+export function wholeFilesUntil(files: readonly Whole[], budget: number, counter: TokenCounter): Kept {
+  const kept: Kept = new Map();
+  let left = budget;
+  for (const f of files) {
+    const head = counter.count(`### ${f.path}\n`);
+    if (head >= left) break;
+    left -= head;
+    const lines = splitLines(f.text);
+    const { total, costs } = measureTokens(f.text, lines, counter);
+    if (total + 1 <= left) {
+      kept.set(f.path, lines.map((_, i) => i + 1));
+      left -= total + 1;
+      continue;
+    }
+    const part: number[] = [];
+    for (let i = 0; i < lines.length && costs[i] <= left; i++) { left -= costs[i]; part.push(i + 1); }
+    kept.set(f.path, part);
+    break;
+  }
+  return kept;
+}
+
+/** Reference (a)'s ranking: BM25 over identifier words of path (×3) and content. */
+export function bm25PathOrder(files: ReadonlyMap<string, string>, task: string): string[] {
+  const paths = [...files.keys()];
+  const cache = new Map<string, string[]>();
+  const docs = paths.map((p) => {
+    const pt = termsOf(p.replace(/\.[A-Za-z0-9]+$/, '').replace(/[/\\._-]+/g, ' '));
+    return cachedTerms(files.get(p)!, cache, [...pt, ...pt, ...pt]);
+  });
+  const s = bm25Scores(buildBm25Index(docs), termsOf(task));
+  return paths.map((_, i) => i).sort((a, b) => s[b] - s[a] || (paths[a] < paths[b] ? -1 : 1)).map((i) => paths[i]);
+}
+
+export interface PackBenchRow {
+  instance_id: string;
+  budget: number;
+  pack: number;
+  refA: number;
+  refB: number;
+  tokens: number;
+  ms: number;
+  files: string[];
+  /** 1-based rank of each gold file in the pack's ranking (0: not in the top 30). */
+  goldRanks: number[];
+}
+
+export interface PackBenchOptions {
+  instancesPath: string;
+  casesPath: string;
+  pools: string;
+  budgets?: readonly number[];
+  scorer?: Scorer | 'lexical';
+  /** Only the references (no pack). */
+  referencesOnly?: boolean;
+  onRow?: (r: PackBenchRow) => void;
+}
+
+export interface PackBenchSummary {
+  budgets: number[];
+  instances: number;
+  /** Mean recall per budget. */
+  pack: number[];
+  refA: number[];
+  refB: number[];
+  /** Largest pack, in tokens, over its budget (≤ 0 means never exceeded). */
+  worstOverBudget: number;
+  msMedian: number;
+  missing: string[];
+}
+
+async function readText(path: string): Promise<string> {
+  try { return await readFile(path, 'utf8'); } catch (e) {
+    throw new CtxpruneError('INVALID_OPTION', `cannot read ${path}: ${(e as Error).message}`);
+  }
+}
+
+/** The benchmark: one row per instance and budget, means per budget. */
+export async function runPackBench(opts: PackBenchOptions): Promise<PackBenchSummary> {
+  const budgets = [...(opts.budgets ?? [4000, 8000, 16000])];
+  const instances: LocateInstance[] = parseInstances(await readText(opts.instancesPath));
+  const gold = goldFromCases(await readText(opts.casesPath));
+  const counter = await loadDefaultTokenCounter();
+  const sums = { pack: budgets.map(() => 0), refA: budgets.map(() => 0), refB: budgets.map(() => 0) };
+  const missing: string[] = [];
+  const times: number[] = [];
+  let worst = -Infinity, n = 0;
+  let cached = null as { dir: string; pool: Map<string, string>; all: Map<string, string>; index: PackIndex | null } | null;
+  for (const inst of instances) {
+    const g = gold.get(inst.instance_id);
+    const dir = poolDir(opts.pools, inst);
+    if (!g || !existsSync(dir)) { missing.push(inst.instance_id); continue; }
+    if (!cached || cached.dir !== dir) {
+      const all = await readTree(dir, { extensions: ['.py'], maxFileBytes: 2 << 20, skipDirs: ['.git'] });
+      const pool = new Map([...all].filter(([p]) => !isTestPath(p)));
+      cached = { dir, pool, all, index: null };
+    }
+    const here = cached;
+    const { pool, all } = here;
+    const orderA = bm25PathOrder(pool, inst.problem_statement).map((p) => ({ path: p, text: pool.get(p)! }));
+    const patched = (inst.files_touched ?? [...g.keys()]).filter((p) => all.has(p)).map((p) => ({ path: p, text: all.get(p)! }));
+    n++;
+    for (let b = 0; b < budgets.length; b++) {
+      const budget = budgets[b];
+      const refA = packRecall(wholeFilesUntil(orderA, budget, counter), g);
+      const refB = packRecall(wholeFilesUntil(patched, budget, counter), g);
+      let pack = 0, tokens = 0, ms = 0, files: string[] = [], goldRanks: number[] = [];
+      if (!opts.referencesOnly) {
+        const t0 = performance.now();
+        here.index ??= buildPackIndex(pool);
+        const r = await packContext({ index: here.index, task: inst.problem_statement, tokens: budget, tokenCounter: counter, ...(opts.scorer ? { scorer: opts.scorer } : {}) });
+        ms = performance.now() - t0;
+        times.push(ms);
+        tokens = r.tokens;
+        worst = Math.max(worst, counter.count(r.text) - budget);
+        pack = packRecall(new Map(r.files.map((f) => [f.path, f.keptLines])), g);
+        files = r.files.map((f) => f.path);
+        goldRanks = [...g.keys()].map((p) => r.ranked.indexOf(p) + 1);
+      }
+      sums.pack[b] += pack; sums.refA[b] += refA; sums.refB[b] += refB;
+      opts.onRow?.({ instance_id: inst.instance_id, budget, pack, refA, refB, tokens, ms, files, goldRanks });
+    }
+  }
+  times.sort((a, b) => a - b);
+  return {
+    budgets, instances: n,
+    pack: sums.pack.map((s) => (n ? s / n : 0)), refA: sums.refA.map((s) => (n ? s / n : 0)), refB: sums.refB.map((s) => (n ? s / n : 0)),
+    worstOverBudget: worst, msMedian: times.length ? times[Math.floor(times.length / 2)] : 0, missing,
+  };
+}
