@@ -54,3 +54,76 @@ describe('scorer names passed to prune (#16 item 14)', () => {
     await expect(prune(PY, { query: 'x', scorer: 42 as never })).rejects.toMatchObject({ code: 'INVALID_OPTION' });
   });
 });
+
+describe('abort during a long prune (#16 item 5)', () => {
+  /** ~1 MB of Python: many small functions and classes. */
+  const big = (() => {
+    const parts: string[] = ['import os\nimport sys\n\n'];
+    for (let i = 0; parts.join('').length < 1_000_000; i++) {
+      const chunk: string[] = [];
+      for (let k = 0; k < 50; k++, i++) {
+        chunk.push(`class Handler${i}:\n    """Handles case ${i}."""\n\n    def __init__(self, value_${i}):\n        self.value = value_${i}\n        self.count = ${i}\n\n    def run(self, items):\n        total = 0\n        for item in items:\n            if item > ${i}:\n                total += item * self.count\n        return total + len(os.environ)\n\n\n`);
+      }
+      parts.push(chunk.join(''));
+    }
+    return parts.join('');
+  })();
+
+  it('a signal already aborted rejects before any work', async () => {
+    const ac = new AbortController();
+    ac.abort();
+    await expect(prune(PY, { query: 'x', signal: ac.signal })).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
+  it('an abort while parsing and analysing a 1 MB file is honoured within 100 ms of the signal', async () => {
+    await prune(PY, { query: 'x' }); // grammar and tokenizer loaded
+    expect(big.length).toBeGreaterThan(1_000_000);
+    const latencies: number[] = [];
+    for (const at of [30, 120]) {
+      const ac = new AbortController();
+      let fired = 0;
+      const timer = setTimeout(() => { fired = performance.now(); ac.abort(); }, at);
+      const err = await prune(big, { query: 'count of items', ratio: 8, fileName: 'big.py', signal: ac.signal }).then(() => null, (e: unknown) => e);
+      const done = performance.now();
+      clearTimeout(timer);
+      expect(err).toBeInstanceOf(CtxpruneError);
+      expect((err as CtxpruneError).code).toBe('ABORTED');
+      latencies.push(done - fired);
+    }
+    // The parse is cut into ~10 ms slices and the analysis yields between top-level runs.
+    for (const l of latencies) expect(l).toBeLessThan(100);
+  }, 120_000);
+});
+
+describe('the sliced parse and the yielding analysis give the synchronous result', () => {
+  it('on every sample and syntax fixture, and on decorated TypeScript', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const { fileURLToPath } = await import('node:url');
+    const { parse } = await import('../../src/syntax/loader.js');
+    const { analyzeTree, analyzeTreeAsync } = await import('../../src/syntax/structure.js');
+    const { splitLines } = await import('../../src/text/lines.js');
+    const dirs = ['../fixtures/samples/', '../fixtures/syntax/'].map((d) => fileURLToPath(new URL(d, import.meta.url)));
+    const files = dirs.flatMap((d) => readdirSync(d).map((f) => [f, readFileSync(d + f, 'utf8')] as const));
+    const decorated = Array.from({ length: 40 }, (_, i) => `@Component({ id: ${i} })\n@Other()\nexport class C${i} {\n  @Input() x${i} = ${i};\n  run() { return this.x${i}; }\n}\n`).join('\n');
+    files.push(['decorated.ts', decorated]);
+    let compared = 0;
+    for (const [name, text] of files) {
+      const lang = detectLanguage(name, text);
+      if (!lang) continue;
+      const lines = splitLines(text);
+      const a = await parse(lang, text);
+      const b = await parse(lang, text, async () => { await new Promise((r) => setImmediate(r)); });
+      try {
+        expect(b.rootNode.toString(), name).toBe(a.rootNode.toString());
+        const sync = analyzeTree(a, lang, lines.length, lines);
+        const async_ = await analyzeTreeAsync(b, lang, lines.length, lines, async () => { await new Promise((r) => setImmediate(r)); });
+        expect(async_, name).toEqual(sync);
+        compared++;
+      } finally {
+        a.delete();
+        b.delete();
+      }
+    }
+    expect(compared).toBeGreaterThan(12);
+  }, 60_000);
+});
