@@ -14,8 +14,9 @@ import { dominantCarriageReturn, lineCount, splitLines } from '../text/lines.js'
 import { checkedCounter, loadDefaultTokenCounter, measureTokens, type TokenCounter } from '../text/tokens.js';
 import { evidenceValue, type Fitted, fitBudget, type Selection, type SelectionContext } from './budget.js';
 import { REASON_NAMES, Reason } from './reasons.js';
-import { demoteUnnamedImports } from './imports.js';
+import { unnamedImports } from './imports.js';
 import { buildRepairIndex } from './repair.js';
+import { withReportClues } from './clues.js';
 import type { LineInfo, PruneOptions, PruneResult, PruneStats } from './types.js';
 import { checkAborted, resolveBudget, resolveElision, validateText } from './validate.js';
 import { checkpoint, type Checkpoint } from './checkpoint.js';
@@ -200,8 +201,10 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
 
   const tScore = performance.now();
   const scored = await scorer.score({ query, lines, structure: st, language: syn.language, signal });
+  if (scored.degraded) degraded.push(...scored.degraded);
   await cp.pause();
-  const rubrics = demoteUnnamedImports(ablate(scored, options), st, lines, query);
+  const tuning = options.tuning ?? {};
+  const rubrics = withReportClues(ablate(scored, options), query, lines, st, options.fileName, tuning.clueWeight);
   const fused = fuseEmissions(rubrics);
 
   const tDecode = performance.now();
@@ -211,6 +214,9 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const budget = resolveBudget(options, originalTokens);
   const K = rubrics.heads.length;
   const evidenceLed = leadingRubric(rubrics);
+  // An import is evidence only when the query names what it imports (else a dependency).
+  const unnamed = unnamedImports(st, lines, query);
+  for (let t = 0; t < n; t++) if (unnamed[t]) evidenceLed[t] = 0;
   const repairOn = !options.ablation?.noRepair && (syn.parsed || syn.brackets === true);
   const ctx: SelectionContext = {
     lines,
@@ -225,7 +231,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
     cr: dominantCarriageReturn(lines),
     elision,
     repair: repairOn
-      ? { syntactic: true, dependencies: !options.ablation?.noDependency, language: syn.language, maxWholeSpan: MAX_WHOLE_SPAN, wholeSpans: null }
+      ? { syntactic: true, dependencies: !options.ablation?.noDependency, language: syn.language, maxWholeSpan: tuning.maxWholeSpan ?? MAX_WHOLE_SPAN, wholeSpans: null }
       : null,
     repairIndex: buildRepairIndex(st, lines, syn.language),
     units: new Map(),

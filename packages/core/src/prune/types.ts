@@ -14,6 +14,18 @@ export interface PruneAblation {
   noGate?: boolean;
 }
 
+/**
+ * The pipeline's tuned constants, as options so that a benchmark can sweep them without a
+ * rebuild (`ctxprune bench --tune name=value,…`). Each default was chosen on the validation
+ * corpus (training/validation.py); leave them unset unless you are measuring.
+ */
+export interface PruneTuning {
+  /** Statements longer than this many lines are kept in part (default MAX_WHOLE_SPAN). */
+  maxWholeSpan?: number;
+  /** Weight of a bug report's clues on the semantic keep emission, in spreads (default prune/clues.ts CLUE_WEIGHT; 0 = off). */
+  clueWeight?: number;
+}
+
 export interface PruneOptions {
   /** What the agent is trying to do. May be empty (then structure alone decides). */
   query: string;
@@ -21,8 +33,11 @@ export interface PruneOptions {
   ratio?: number;
   /** Absolute token budget > 0 (takes precedence over ratio). */
   tokens?: number;
-  /** Language id or alias; omitted / 'auto' = detect from fileName, then content. */
-  language?: LanguageId | string | null;
+  /**
+   * Language id or alias; omitted / 'auto' = detect from fileName, then content. (`string & {}`
+   * keeps the ids offered by editors' completion while any alias type-checks.)
+   */
+  language?: LanguageId | (string & {}) | null;
   fileName?: string;
   /**
    * A scorer instance, or a registered scorer's name ('lexical', 'neural', 'auto', or one added with
@@ -38,6 +53,8 @@ export interface PruneOptions {
    */
   elision?: ElisionStyle;
   signal?: AbortSignal;
+  /** Tuned constants, for benchmarks (see PruneTuning). */
+  tuning?: PruneTuning;
 }
 
 export type KeepReason = 'evidence' | 'dependency' | 'repair';

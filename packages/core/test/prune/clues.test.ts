@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { clueStrengths, withReportClues } from '../../src/prune/clues.js';
+import { parseReport } from '../../src/text/report.js';
+import { analyze } from '../../src/syntax/index.js';
+import type { RubricEmissions } from '../../src/crf/rubrics.js';
+
+const SRC = [
+  'import time',                                           // 1
+  '',                                                      // 2
+  'def parse_retry(value):',                               // 3
+  '    seconds = int(value)',                              // 4
+  '    if seconds < 0:',                                   // 5
+  '        raise ValueError("Retry-After must not be negative: %s" % value)', // 6
+  '    log("Retry-After must not be negative here")',      // 7
+  '    return seconds',                                    // 8
+  '',                                                      // 9
+  'def acquire(limiter, blocking=True):',                  // 10
+  '    limiter.acquire(blocking=True)',                    // 11
+  '    return time.monotonic()',                           // 12
+  '',
+].join('\n');
+
+describe('clueStrengths', async () => {
+  const lines = SRC.split('\n');
+  const st = await analyze(SRC, 'python');
+  const strengths = (report: string, file = 'pkg/limiter.py') => Array.from(clueStrengths(parseReport(report), lines, st, file));
+  it('an error message the report quotes points at the line that raises it, not at other lines with the words', () => {
+    const s = strengths('Got ValueError: Retry-After must not be negative: -3 when the server sends -3');
+    expect(s.map((v, i) => (v ? i + 1 : 0)).filter(Boolean)).toEqual([6]);
+  });
+  it('quoted code points at the same line, whitespace aside', () => {
+    const s = strengths('Hangs when calling:\n\n    limiter.acquire( blocking=True )\n');
+    expect(s[10]).toBe(1);
+    expect(s.filter((v) => v > 0).length).toBe(1);
+  });
+  it('a frame in this file points at its line and its function; elsewhere only at a function of that name', () => {
+    const here = strengths('Traceback (most recent call last):\n  File "/srv/app/pkg/limiter.py", line 4, in parse_retry\nValueError');
+    expect([here[3], here[2]]).toEqual([1, 0.8]);
+    const elsewhere = strengths('Traceback (most recent call last):\n  File "/srv/app/pkg/other.py", line 4, in parse_retry\nValueError');
+    expect([elsewhere[3], elsewhere[2]]).toEqual([0, 0.4]);
+  });
+});
+
+describe('withReportClues', () => {
+  const n = 4;
+  const heads = [new Float64Array([0, 1, 0, -1, 0, 1, 0, -1]), new Float64Array(2 * n)];
+  const r: RubricEmissions = { n, heads, gate: new Float64Array(2 * n), headCrfs: [], fusedCrf: { transitions: new Float64Array(4), start: new Float64Array(2), end: new Float64Array(2) } } as unknown as RubricEmissions;
+  it('returns the same emissions when the query points at nothing', async () => {
+    const st = await analyze('a = 1\nb = 2\nc = 3\nd = 4', 'python');
+    expect(withReportClues(r, 'nothing quoted in this query at all', ['a = 1', 'b = 2', 'c = 3', 'd = 4'], st)).toBe(r);
+  });
+  it('adds weight × the spread of the semantic margins to a clued line\'s keep emission', async () => {
+    const lines = ['a = 1', 'raise KeyError("the missing key was not found")', 'c = 3', 'd = 4'];
+    const st = await analyze(lines.join('\n'), 'python');
+    const out = withReportClues(r, 'KeyError: the missing key was not found', lines, st, undefined, 1);
+    // margins 1, -1, 1, -1: spread 1
+    expect(Array.from(out.heads[0])).toEqual([0, 1, 0, 0, 0, 1, 0, -1]);
+    expect(out.heads[1]).toBe(r.heads[1]);
+  });
+});
