@@ -13,7 +13,7 @@ Sampling is seeded by repository, so a rerun on the same pins gives the same cas
 (repository, commit, path, kind, gold lines) are written to training/validation-cases.tsv, which is
 committed; the texts (DIR/cases.jsonl, in the format of ../shared/bench's materialized cases) are not.
 
-  /usr/bin/python3 training/mine_validation.py --mirror /work/.mirror --out data/val
+  /usr/bin/python3 training/mine_validation.py --mirror /work/.mirror --out data/val [--jobs 2]
   node packages/core/bin/ctxprune.js bench --cases data/val/cases.jsonl --ratio 8
 """
 import argparse
@@ -22,6 +22,8 @@ import os
 import random
 import re
 import sys
+from functools import partial
+from multiprocessing import Pool
 
 from mine_commits import SRC_EXT, TEST_RE, Blobs, clean_message, commits, descriptive, gold_lines
 from mine_docs import candidates, cut
@@ -140,6 +142,44 @@ def mine_descriptions(repo, git_dir, pin, rng, cap):
                                   'description_kind': kind}
 
 
+def mine_repo(entry, args):
+    """Every case of one repository, in the bench's case format (with file texts)."""
+    repo, group, code_kind, pin = entry
+    git_dir = os.path.join(args.mirror, repo.replace('/', '+'), 'repo')
+    if not os.path.isdir(git_dir):
+        sys.exit(f'{repo}: no mirror at {git_dir} (fetch github:{repo})')
+    rng = random.Random(f'{args.seed}:{repo}')
+    caps = {'commit': args.commits, 'issue': args.issues}
+    mined = list(mine_history(repo, git_dir, pin, rng, caps, args.max_commits))
+    mined += list(mine_descriptions(repo, git_dir, pin, rng, args.descriptions))
+    out = []
+    for kind, c in mined:
+        case_id = f"{repo}::{kind}::{c['commit'][:10]}::{c['path']}"
+        if kind == 'description':
+            case_id += f"::{c['description_kind']}::{c['gold_lines'][0]}"
+        out.append({
+            'id': case_id, 'source': f'validation_{kind}', 'kind': kind, 'repo': repo, 'group': code_kind,
+            'commit': c['commit'], 'parent': c['parent'], 'path': c['path'],
+            'language': SRC_EXT[os.path.splitext(c['path'])[1]], 'query': c['query'], 'gold_lines': c['gold_lines'],
+            'n_lines': c['file_text'].count('\n') + 1, 'file_text': c['file_text'],
+        })
+    per = {}
+    for c in out:
+        per[c['kind']] = per.get(c['kind'], 0) + 1
+    print(f'{repo}@{pin[:10]} ({group}, {code_kind}): {per}', file=sys.stderr, flush=True)
+    return out
+
+
+def write_manifest(path, cases):
+    with open(path, 'w') as f:
+        f.write('# Validation cases (training/mine_validation.py at the pins of training/validation.py): identifiers only.\n')
+        f.write("# file_commit is the commit whose file the case prunes (a fix commit's parent; the pin for descriptions).\n")
+        f.write('id\trepo\tfile_commit\tpath\tkind\tlanguage\tgold_lines\n')
+        for c in cases:
+            f.write('\t'.join((c['id'], c['repo'], c['parent'], c['path'], c['kind'], c['language'],
+                               ','.join(map(str, c['gold_lines'])))) + '\n')
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--mirror', default='/work/.mirror')
@@ -149,53 +189,36 @@ def main():
     ap.add_argument('--descriptions', type=int, default=20, help='description cases per repository')
     ap.add_argument('--max-commits', type=int, default=8000)
     ap.add_argument('--seed', type=int, default=14)
+    ap.add_argument('--jobs', type=int, default=2)
     ap.add_argument('--repos', nargs='*', default=None)
     ap.add_argument('--manifest', default=os.path.join(HERE, 'validation-cases.tsv'))
+    ap.add_argument('--manifest-only', action='store_true', help='write the manifest of an existing OUT/cases.jsonl')
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    rows, counts = [], {}
-    with open(os.path.join(args.out, 'cases.jsonl'), 'w') as out:
-        for repo, group, code_kind, pin in VALIDATION:
-            if args.repos and repo not in args.repos:
-                continue
-            git_dir = os.path.join(args.mirror, repo.replace('/', '+'), 'repo')
-            if not os.path.isdir(git_dir):
-                sys.exit(f'{repo}: no mirror at {git_dir} (fetch github:{repo})')
-            rng = random.Random(f'{args.seed}:{repo}')
-            caps = {'commit': args.commits, 'issue': args.issues}
-            mined = list(mine_history(repo, git_dir, pin, rng, caps, args.max_commits))
-            mined += list(mine_descriptions(repo, git_dir, pin, rng, args.descriptions))
-            per = {}
-            for kind, c in mined:
-                ext = os.path.splitext(c['path'])[1]
-                language = SRC_EXT[ext]
-                case_id = f"{repo}::{kind}::{c['commit'][:10]}::{c['path']}"
-                if kind == 'description':
-                    case_id += f"::{c['description_kind']}::{c['gold_lines'][0]}"
-                out.write(json.dumps({
-                    'id': case_id, 'source': f'validation_{kind}', 'kind': kind, 'repo': repo, 'group': code_kind,
-                    'commit': c['commit'], 'parent': c['parent'], 'path': c['path'], 'language': language,
-                    'query': c['query'], 'gold_lines': c['gold_lines'], 'n_lines': c['file_text'].count('\n') + 1,
-                    'file_text': c['file_text'],
-                }) + '\n')
-                rows.append((case_id, repo, c['parent'], c['path'], kind, language,
-                             ','.join(map(str, c['gold_lines']))))
-                per[kind] = per.get(kind, 0) + 1
-            counts[repo] = per
-            print(f'{repo}@{pin[:10]} ({group}, {code_kind}): {per}', file=sys.stderr, flush=True)
+    cases_path = os.path.join(args.out, 'cases.jsonl')
+    if args.manifest_only:
+        order = {r.lower(): i for i, (r, *_rest) in enumerate(VALIDATION)}
+        cases = [json.loads(l) for l in open(cases_path) if l.strip()]
+        cases.sort(key=lambda c: order[c['repo'].lower()])  # stable: each repository's own order stays
+        with open(cases_path, 'w') as out:
+            for c in cases:
+                out.write(json.dumps(c) + '\n')
+    else:
+        entries = [e for e in VALIDATION if not args.repos or e[0] in args.repos]
+        cases = []
+        with Pool(args.jobs) as pool:
+            for part in pool.imap(partial(mine_repo, args=args), entries):
+                cases += part
+        with open(cases_path, 'w') as out:
+            for c in cases:
+                out.write(json.dumps(c) + '\n')
     if not args.repos:
-        with open(args.manifest, 'w') as f:
-            f.write('# Validation cases (training/mine_validation.py at the pins of training/validation.py): identifiers only.\n')
-            f.write('# file_commit is the commit whose file the case prunes (a fix commit\'s parent; the pin for descriptions).\n')
-            f.write('id\trepo\tfile_commit\tpath\tkind\tlanguage\tgold_lines\n')
-            for r in rows:
-                f.write('\t'.join(r) + '\n')
-    total = sum(sum(v.values()) for v in counts.values())
-    by_kind = {}
-    for v in counts.values():
-        for k, n in v.items():
-            by_kind[k] = by_kind.get(k, 0) + n
-    print(f'{total} cases from {len(counts)} repositories: {by_kind}', file=sys.stderr)
+        write_manifest(args.manifest, cases)
+    by_kind, by_lang = {}, {}
+    for c in cases:
+        by_kind[c['kind']] = by_kind.get(c['kind'], 0) + 1
+        by_lang[c['language']] = by_lang.get(c['language'], 0) + 1
+    print(f'{len(cases)} cases from {len({c["repo"] for c in cases})} repositories: {by_kind} {by_lang}', file=sys.stderr)
 
 
 if __name__ == '__main__':
