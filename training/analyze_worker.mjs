@@ -8,11 +8,12 @@ const core = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'pack
 const { analyze } = await import(path.join(core, 'syntax', 'index.js'));
 const port = parentPort;
 if (!port) throw new Error('analyze_worker.mjs runs as a worker thread (build_dataset.mjs starts it)');
-port.on('message', async ({ id, text, lang }) => {
+const handle = async ({ id, text, lang }) => {
   try {
     const st = await analyze(text, lang);
     port.postMessage({ id, st });
   } catch (e) {
     port.postMessage({ id, error: e instanceof Error ? e.message : String(e) });
   }
-});
+};
+port.on('message', (m) => void handle(m));

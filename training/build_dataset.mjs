@@ -24,7 +24,7 @@ import { Worker } from 'node:worker_threads';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const core = path.join(here, '..', 'packages', 'core', 'dist');
-const { analyze, analyzeByIndent, splitLines } = await import(path.join(core, 'syntax', 'index.js'));
+const { analyzeByIndent, splitLines } = await import(path.join(core, 'syntax', 'index.js'));
 const { computeLineFeatures, FEATURE_COUNT, FEATURE_VERSION } = await import(path.join(core, 'features', 'lines.js'));
 const { rubricLabels } = await import(path.join(core, 'labels', 'rubric.js'));
 

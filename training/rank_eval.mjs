@@ -20,7 +20,7 @@ const opt = (k, d) => { const i = args.indexOf(`--${k}`); return i >= 0 ? args[i
 const neural = await NeuralScorer.load({ model: opt('model', undefined), backend: 'wasm', lexicalBlend: 0 });
 const lexical = new LexicalScorer();
 const cases = fs.readFileSync(opt('cases'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-const res = { neural: { 4: [], 8: [] }, lexical: { 4: [], 8: [] }, neural_sem: { 4: [], 8: [] } };
+const res = /** @type {Record<string, Record<number, number[]>>} */ ({ neural: { 4: [], 8: [] }, lexical: { 4: [], 8: [] }, neural_sem: { 4: [], 8: [] } });
 for (const c of cases) {
   const lines = splitLines(c.file_text);
   const st = await analyze(c.file_text, c.language === 'javascript' ? 'javascript' : c.language);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DiffEditor, type DiffOnMount } from '@monaco-editor/react';
 import type { editor } from 'monaco-editor/editor/editor.api';
 import { LANGUAGES, type LanguageId } from '@ctxprune/core/syntax/types.ts';
@@ -61,7 +61,7 @@ function engineLabels(caps: WorkerCapabilities | null): Record<EngineChoice, str
 /** The line-pruning tab (the original playground view). URL state is written while it is the active tab. */
 export function PruningView({ active }: { active: boolean }) {
   const [state, setState] = useState<ViewState>(initialState);
-  const initialCode = useRef(state.code ?? '').current;
+  const [initialCode] = useState(state.code ?? '');
   const [run, setRun] = useState<RunState>({ status: 'starting', result: null, error: null, seq: 0, code: null });
   const [caps, setCaps] = useState<WorkerCapabilities | null>(null);
   const [download, setDownload] = useState<LoadProgress | null>(null);
@@ -69,7 +69,7 @@ export function PruningView({ active }: { active: boolean }) {
   const [rerun, setRerun] = useState(0);
   const [tokensDraft, setTokensDraft] = useState(state.tokens === null ? '' : String(state.tokens));
 
-  const pruner = useMemo(getPruner, []);
+  const pruner = useMemo(() => getPruner(), []);
   const diffRef = useRef<editor.IStandaloneDiffEditor | null>(null);
   const decoRef = useRef<editor.IEditorDecorationsCollection | null>(null);
   const seqRef = useRef(0);
@@ -79,7 +79,10 @@ export function PruningView({ active }: { active: boolean }) {
   /** The result seq whose text is in the pruned editor; copied to data-diff-for once the diff is computed. */
   const shownSeq = useRef(0);
   const stateRef = useRef(state);
-  stateRef.current = state;
+  // Not during render (React may render and discard); layout effects run before the effects that read it.
+  useLayoutEffect(() => {
+    stateRef.current = state;
+  });
 
   const code = state.code ?? '';
   const detected = useMemo<LanguageId | null>(() => {
@@ -437,7 +440,7 @@ export function PruningView({ active }: { active: boolean }) {
                 Run
               </button>
             )}
-            <button type="button" className="btn" onClick={() => copyText(pruned, 'Pruned text')} disabled={!run.result}>
+            <button type="button" className="btn" onClick={() => void copyText(pruned, 'Pruned text')} disabled={!run.result}>
               Copy
             </button>
             <button type="button" className="btn" onClick={downloadPruned} disabled={!run.result}>
@@ -446,7 +449,7 @@ export function PruningView({ active }: { active: boolean }) {
             <button
               type="button"
               className="btn ghost"
-              onClick={() => copyText(window.location.href, 'Link')}
+              onClick={() => void copyText(window.location.href, 'Link')}
               title={codeOmitted ? `Code over ${MAX_URL_CODE_CHARS} characters is not put in the link` : 'Copy a link to this view'}
             >
               Copy link

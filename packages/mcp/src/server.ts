@@ -69,6 +69,7 @@ function bound(s: string, max: number): string {
 
 /** Control characters other than tab/newline shown as U+FFFD so binary bytes do not reach the agent raw. */
 function printable(s: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '\ufffd');
 }
 
@@ -225,7 +226,7 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
         const st = await stat(w.real);
         if (st.isFile()) {
           const buf = await readBounded(w.real, st.size);
-          files = hardLinkReason(w.rel, st) || binaryReason(buf) ? new Map() : new Map([[w.rel, buf.toString('utf8')]]);
+          files = hardLinkReason(w.rel, st) || binaryReason(buf) ? new Map<string, string>() : new Map([[w.rel, buf.toString('utf8')]]);
         } else {
           const tree = await readTree(w.real, { maxFiles: limits.maxFiles, maxFileBytes: limits.maxFileBytes, maxLinks: 1 });
           files = new Map([...tree].map(([p, t]) => [w.rel === '.' ? p : `${w.rel}/${p}`, t]));
@@ -291,7 +292,7 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
         out.push(`\n== ${h.path} (hits at lines ${formatRanges(h.at.map((a) => [a, a] as [number, number]), 20)})${note}`);
         out.push(...numbered(kept));
       }
-      if (scorerUsed) out[0] = out[0].replace(/\]$/, `; scorer ${scorerUsed}; read elided lines with read_pruned]`);
+      if (scorerUsed) out[0] = out[0].replace(/]$/, `; scorer ${scorerUsed}; read elided lines with read_pruned]`);
       return text(bound(out.join('\n'), limits.maxOutputChars));
     },
   );

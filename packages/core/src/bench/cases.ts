@@ -30,11 +30,12 @@ export async function readCases(path: string): Promise<BenchCase[]> {
     if (!line.trim()) return;
     let c: BenchCase;
     try {
-      c = JSON.parse(line);
+      c = JSON.parse(line) as BenchCase;
     } catch {
       throw new CtxpruneError('INVALID_OPTION', `${path}:${i + 1}: not valid JSON`);
     }
-    if (typeof c.file_text !== 'string' || !Array.isArray(c.gold_lines) || typeof c.query !== 'string') {
+    // A line such as `null` or `3` parses too: not a case.
+    if (c === null || typeof c !== 'object' || typeof c.file_text !== 'string' || !Array.isArray(c.gold_lines) || typeof c.query !== 'string') {
       throw new CtxpruneError('INVALID_OPTION', `${path}:${i + 1}: a case needs query, file_text and gold_lines (materialize.py output)`);
     }
     cases.push(c);

@@ -163,7 +163,7 @@ export async function buildContextGraph(opts: BuildGraphOptions): Promise<Contex
   const counter = opts.counter ?? (await loadDefaultTokenCounter());
   const g = new ContextGraph();
   const files: Map<string, string> = opts.files instanceof Map
-    ? new Map(opts.files)
+    ? new Map<string, string>(opts.files)
     : new Map(Object.entries((opts.files ?? {}) as Record<string, string>));
   for (const [path, text] of files) {
     const { units, containment } = await fileUnits(path, text, { counter, analyze: opts.analyze, instanceId: opts.instanceId, symbols: opts.symbols });

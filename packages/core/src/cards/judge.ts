@@ -78,7 +78,7 @@ export function validateJudgment(answer: unknown, opts: ValidateOptions = {}): V
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
       return { ok: false, error: 'not_object', detail: `answer is ${obj === null ? 'null' : Array.isArray(obj) ? 'an array' : typeof obj}` };
     }
-    const proto = Object.getPrototypeOf(obj);
+    const proto: unknown = Object.getPrototypeOf(obj);
     if (proto !== Object.prototype && proto !== null) return { ok: false, error: 'not_object', detail: 'answer is not a plain object' };
     const keys = Reflect.ownKeys(obj);
     for (const k of keys) {
@@ -95,7 +95,7 @@ export function validateJudgment(answer: unknown, opts: ValidateOptions = {}): V
       if (!('value' in d)) throw new TypeError(`field "${k}" is an accessor`);
       return d.value;
     };
-    const out: Record<string, unknown> = Object.create(null);
+    const out = Object.create(null) as Record<string, unknown>;
     for (const k of STRING_FIELDS) {
       const v = read(k);
       if (v === undefined) return { ok: false, error: 'missing_field', detail: k };

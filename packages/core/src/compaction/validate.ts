@@ -47,16 +47,22 @@ export interface ResolvedOptions {
   similarity: 'shingles' | 'terms';
 }
 
+/** A bad option value for a message: primitives as String() writes them, objects by kind (not `[object Object]`). */
+function shown(v: unknown): string {
+  if (typeof v === 'object' && v !== null) return Array.isArray(v) ? 'an array' : 'an object';
+  return String(v as string | number | boolean | bigint | symbol | undefined);
+}
+
 function nonNegInt(v: unknown, name: string, dflt: number, min = 0): number {
   if (v === undefined) return dflt;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) fail(`${name} must be an integer ≥ ${min}, got ${String(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) fail(`${name} must be an integer ≥ ${min}, got ${shown(v)}`);
   return v;
 }
 
 function finite(v: unknown, name: string, dflt: number, positive: boolean): number {
   if (v === undefined) return dflt;
   if (typeof v !== 'number' || !Number.isFinite(v) || (positive ? v <= 0 : v < 0)) {
-    fail(`${name} must be a ${positive ? 'positive' : 'non-negative'} finite number, got ${String(v)}`);
+    fail(`${name} must be a ${positive ? 'positive' : 'non-negative'} finite number, got ${shown(v)}`);
   }
   return v;
 }

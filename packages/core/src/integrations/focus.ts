@@ -101,6 +101,10 @@ const pickFileName = (args: unknown): string | undefined => {
 
 const errText = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 200);
 
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-argument --
+   A tool's extra arguments (an SDK's call options) pass through untouched, whatever their types:
+   `any[]` accepts every read function and lets callers pass them even when `readTool` ignores
+   them (a `Rest` parameter inferred from `readTool` would refuse the SDK's second argument). */
 /**
  * Wrap `readTool` so that `{ ...args, focus }` returns the output pruned for `focus`.
  *
@@ -147,3 +151,4 @@ export function withFocus<A extends object, R>(
     }
   };
 }
+/* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-argument */

@@ -97,7 +97,7 @@ export function mentionedFiles(text: string, ix: FileIndex): Map<number, number>
   // Traceback frames and explicit paths: match by the longest path suffix.
   const frames = new Set<string>();
   for (const m of text.matchAll(/File "([^"]+\.py)"/g)) frames.add(m[1]);
-  for (const m of text.matchAll(/([\w.\-]+(?:[/\\][\w.\-]+)*\.py)\b/g)) frames.add(m[1]);
+  for (const m of text.matchAll(/([\w.-]+(?:[/\\][\w.-]+)*\.py)\b/g)) frames.add(m[1]);
   for (const f of frames) {
     const parts = f.replace(/\\/g, '/').split('/').filter((s) => s && s !== '.');
     for (let k = Math.min(parts.length, 6); k >= 1; k--) {

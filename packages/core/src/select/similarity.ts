@@ -8,7 +8,7 @@ export interface TermVectors {
   /** Sparse, L2-normalised vectors: term → weight. */
   vectors: Map<string, number>[];
   /** Cosine of vectors i and j, in 0..1. */
-  cosine(i: number, j: number): number;
+  cosine: (i: number, j: number) => number;
 }
 
 export function termVectors(texts: string[], terms: (t: string) => string[] = (t) => termsOf(t)): TermVectors {
@@ -56,7 +56,7 @@ export function termVectors(texts: string[], terms: (t: string) => string[] = (t
 export interface ShingleSets {
   sets: Set<string>[];
   /** Share of text i's shingles that text j also has (0..1; asymmetric: "how much of i is in j"). */
-  containment(i: number, j: number): number;
+  containment: (i: number, j: number) => number;
 }
 
 /**

@@ -699,7 +699,8 @@ class Analyzer {
     this.addSpan(s0, e);
   }
 
-  private segmented(c: Node, inner: Node[], ctx: Ctx, s0: number, kind?: LineKindValue): void {
+  // `_kind` is not applied on this path (the unsegmented one sets it): kept as found, see #20's lint report.
+  private segmented(c: Node, inner: Node[], ctx: Ctx, s0: number, _kind?: LineKindValue): void {
     let cur = sRow(c);
     let spanS = s0;
     let first = true;

@@ -56,6 +56,8 @@ export function serializeError(e: unknown): SerializedError {
     const err = e as { name?: unknown; message?: unknown; code?: unknown };
     return {
       name: typeof err.name === 'string' ? err.name : 'Error',
+      // An object without a message may still say something through its own toString().
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string
       message: typeof err.message === 'string' ? err.message : String(e),
       ...(typeof err.code === 'string' ? { code: err.code } : {}),
     };

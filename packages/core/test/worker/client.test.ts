@@ -316,7 +316,7 @@ describe('neural engine choice in the worker', () => {
     const loads: string[] = [];
     return {
       loads,
-      install(e: Engine) {
+      install: (e: Engine) => {
         e.loadNeural = async ({ backend, model, onProgress }) => {
           loads.push(`${backend}:${model}`);
           onProgress?.(50, 100);
