@@ -132,7 +132,9 @@ const tallies: Record<string, Tally> = {};
 /** A generous bound, linear in size: a quadratic step on a 30 KB run took tens of seconds. */
 const timeBoundMs = (chars: number) => 8000 + chars * 0.05;
 
-async function checkCase(scorer: 'lexical' | 'neural', c: fc.RecordValue<typeof caseArb extends fc.Arbitrary<infer T> ? T : never>): Promise<void> {
+type FuzzCase = typeof caseArb extends fc.Arbitrary<infer T> ? T : never;
+
+async function checkCase(scorer: 'lexical' | 'neural', c: FuzzCase): Promise<void> {
   const tally = (tallies[scorer] ??= { cases: 0, errors: {}, refChecked: 0, ownChecked: 0, maxMsPerKb: 0, maxMs: 0, chars: 0 });
   const fx = FIXTURES[c.fixture];
   let text = fx.text;
@@ -145,7 +147,7 @@ async function checkCase(scorer: 'lexical' | 'neural', c: fc.RecordValue<typeof 
   try {
     r = await prune(text, opts);
   } catch (e) {
-    if (!(e instanceof CtxpruneError)) throw new Error(`untyped error on ${fx.name} ${JSON.stringify(c.mutations).slice(0, 300)}: ${String(e)}`);
+    if (!(e instanceof CtxpruneError)) throw new Error(`untyped error on ${fx.name} ${JSON.stringify(c.mutations).slice(0, 300)}: ${String(e)}`, { cause: e });
     tally.errors[e.code] = (tally.errors[e.code] ?? 0) + 1;
     // The only inputs a prune may refuse here: empty, binary (NUL), or too large.
     expect(['EMPTY_INPUT', 'BINARY_INPUT', 'INPUT_TOO_LARGE']).toContain(e.code);

@@ -138,7 +138,10 @@ describe('o200k_base counter vs js-tiktoken', () => {
   it('odd Unicode in many contexts: never under, exact off U+0085/U+FEFF/U+017F', () => {
     const failures: string[] = [];
     let exact = 0, bounded = 0;
-    for (const c of ODD_CHARS) for (const ctx of CONTEXTS) (check(ctx(c), failures) ? exact++ : bounded++);
+    for (const c of ODD_CHARS) for (const ctx of CONTEXTS) {
+      if (check(ctx(c), failures)) exact++;
+      else bounded++;
+    }
     // And all of them in one text, in order and shuffled in pairs.
     check(ODD_CHARS.join(''), failures);
     check(ODD_CHARS.join(' '), failures);
