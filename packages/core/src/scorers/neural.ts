@@ -94,6 +94,31 @@ function crfOf(table: Float32Array, k: number, scale = 1): CrfParams {
   };
 }
 
+/** Emission margins past this are no model's (the shipped one stays within ±50): the output is broken. */
+const MAX_ABS_EMISSION = 1e4;
+
+/**
+ * Why a model call's outputs cannot be used, or null: a NaN or infinite value, an emission beyond
+ * ±1e4, a gate or document score outside [0, 1]. Lines [from, to) of the call are checked; line
+ * numbers in the message are 1-based in the file (`base` is the call's first line).
+ */
+export function invalidModelOutput(out: ModelOutputs, from: number, to: number, base: number): string | null {
+  const TOL = 1e-3;
+  const scan = (name: string, a: Float32Array, lo: number, hi: number): string | null => {
+    for (let j = 2 * from; j < 2 * to; j++) {
+      const v = a[j];
+      if (!(v >= lo && v <= hi)) return `${name} is ${v} at line ${base + (j >> 1) + 1}`;
+    }
+    return null;
+  };
+  const crfBad = out.crf.findIndex((v) => !(Math.abs(v) <= MAX_ABS_EMISSION));
+  return scan('semantic', out.semantic, -MAX_ABS_EMISSION, MAX_ABS_EMISSION)
+    ?? scan('dependency', out.dependency, -MAX_ABS_EMISSION, MAX_ABS_EMISSION)
+    ?? scan('gate', out.gate, -TOL, 1 + TOL)
+    ?? (out.doc >= -TOL && out.doc <= 1 + TOL ? null : `doc is ${out.doc}`)
+    ?? (crfBad >= 0 ? `crf[${crfBad}] is ${out.crf[crfBad]}` : null);
+}
+
 export class NeuralScorer implements Scorer {
   readonly name = 'neural';
   private constructor(
@@ -144,6 +169,15 @@ export class NeuralScorer implements Scorer {
       for (const c of planChunks(n, this.window, this.overlap)) {
         if (signal?.aborted) throw new CtxpruneError('ABORTED', 'scoring aborted');
         const out: ModelOutputs = await this.session.run(feats.data.subarray(c.start * F, c.end * F), c.end - c.start, F);
+        // NaN or absurd outputs would keep nothing ('# …'): the lexical scorer runs instead, and says why.
+        const invalid = invalidModelOutput(out, c.keepFrom - c.start, c.keepTo - c.start, c.start);
+        if (invalid) {
+          return {
+            ...this.lexical.score(input),
+            fallbackReason: `neural model output invalid: ${invalid}`,
+            degraded: [`the neural model's output is invalid (${invalid}): scored with the lexical scorer`],
+          };
+        }
         for (let t = c.keepFrom; t < c.keepTo; t++) {
           const j = t - c.start;
           semantic[2 * t] = out.semantic[2 * j];

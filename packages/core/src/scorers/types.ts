@@ -22,6 +22,8 @@ export interface ScorerOutput extends RubricEmissions {
   fallbackReason?: string;
   /** 'cpu' for pure TypeScript, 'wasm' / 'webgpu' for ONNX backends. */
   backend: string;
+  /** Degradations in words, added to the prune's stats.degraded (e.g. a model output that could not be used). */
+  degraded?: string[];
 }
 
 /** `lexical (auto: the model was not trained on rust)`: what ran and, after a fallback, why. */

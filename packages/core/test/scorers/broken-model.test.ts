@@ -1,0 +1,43 @@
+/** A model whose outputs are NaN or absurd is not used as is (#16 item 8). */
+import { describe, expect, it } from 'vitest';
+import { FEATURE_COUNT, FEATURE_VERSION } from '../../src/features/lines.js';
+import { prune } from '../../src/prune/pipeline.js';
+import { NeuralScorer } from '../../src/scorers/neural.js';
+import { lineScorerOnnx } from '../fixtures/onnx.js';
+
+const PY = ['import os', '', 'def read(path):', '    with open(path) as f:', '        return f.read()', '', 'def size(path):', '    """Size of a file in bytes."""', '    return os.path.getsize(path)', ''].join('\n');
+
+async function scorerWith(scale: number, extra: { gateBias?: number; doc?: number } = {}) {
+  return NeuralScorer.load({ model: lineScorerOnnx({ scale, featureCount: FEATURE_COUNT, featureVersion: FEATURE_VERSION, ...extra }), backend: 'wasm' });
+}
+
+describe('neural scorer: non-finite or absurd model outputs', () => {
+  it('a sane tiny model runs as the neural scorer (the fixture honours the contract)', async () => {
+    const s = await scorerWith(1);
+    const r = await prune(PY, { query: 'file size', ratio: 2, scorer: s, fileName: 'f.py' });
+    expect(r.stats.scorer).toBe('neural');
+    expect(r.stats.fallbackReason).toBeUndefined();
+    await s.dispose();
+  }, 60_000);
+
+  it.each([
+    ['NaN emissions', Number.NaN, {}, /^neural model output invalid: semantic is NaN at line 1/],
+    ['infinite emissions', Number.POSITIVE_INFINITY, {}, /^neural model output invalid: semantic is Infinity at line 1/],
+    ['huge emissions', 1e30, {}, /^neural model output invalid: semantic is [\d.]+e\+30 at line 1/],
+    ['a gate outside [0, 1]', 1, { gateBias: 7 }, /^neural model output invalid: gate is 7 at line 1/],
+    ['a NaN document score', 1, { doc: Number.NaN }, /^neural model output invalid: doc is NaN/],
+  ])('%s: the lexical scorer runs, said in fallbackReason and stats.degraded', async (_label, scale, extra, why) => {
+    const s = await scorerWith(scale, extra);
+    const r = await prune(PY, { query: 'file size', ratio: 2, scorer: s, fileName: 'f.py' });
+    expect(r.stats.scorer).toBe('lexical');
+    expect(r.stats.fallbackReason).toMatch(why);
+    const reason = r.stats.fallbackReason!.replace(/^neural model output invalid: /, '');
+    expect(r.stats.degraded).toContain(`the neural model's output is invalid (${reason}): scored with the lexical scorer`);
+    // A real pruning, not '# …': the lexical scorer's own.
+    const lexical = await prune(PY, { query: 'file size', ratio: 2, scorer: 'lexical', fileName: 'f.py' });
+    expect(r.text).toBe(lexical.text);
+    expect(r.text).toContain('def size(path):');
+    expect(r.lines.every((l) => Number.isFinite(l.keep) && Number.isFinite(l.semantic))).toBe(true);
+    await s.dispose();
+  }, 60_000);
+});
