@@ -17,9 +17,13 @@ self.addEventListener('activate', (event) => {
   );
 });
 
-async function fetchAndStore(cache, request) {
+/**
+ * The network's response, handed on at once (its body streams: progress bars move); a copy is
+ * stored while it streams. A failed store costs the cache, never the response.
+ */
+async function fetchAndStore(event, cache, request) {
   const response = await fetch(request);
-  if (response.ok && response.type === 'basic') await cache.put(request, response.clone());
+  if (response.ok && response.type === 'basic') event.waitUntil(cache.put(request, response.clone()).catch(() => undefined));
   return response;
 }
 
@@ -33,9 +37,9 @@ self.addEventListener('fetch', (event) => {
   event.respondWith(
     (async () => {
       const cache = await caches.open(CACHE);
-      if (immutable) return (await cache.match(request)) ?? fetchAndStore(cache, request);
+      if (immutable) return (await cache.match(request)) ?? fetchAndStore(event, cache, request);
       try {
-        return await fetchAndStore(cache, request);
+        return await fetchAndStore(event, cache, request);
       } catch (e) {
         const hit = (await cache.match(request)) ?? (await cache.match(request, { ignoreSearch: true }));
         if (hit) return hit;

@@ -64,7 +64,7 @@ export function PruningView({ active }: { active: boolean }) {
   const [initialCode] = useState(state.code ?? '');
   const [run, setRun] = useState<RunState>({ status: 'starting', result: null, error: null, seq: 0, code: null });
   const [caps, setCaps] = useState<WorkerCapabilities | null>(null);
-  const [download, setDownload] = useState<LoadProgress | null>(null);
+  const [download, setDownload] = useState<LoadProgress[]>([]);
   const [toast, setToast] = useState<string | null>(null);
   const [rerun, setRerun] = useState(0);
   const [tokensDraft, setTokensDraft] = useState(state.tokens === null ? '' : String(state.tokens));

@@ -7,10 +7,26 @@ interface Props {
   busy: boolean;
   caps: WorkerCapabilities | null;
   requested: EngineChoice;
-  download: LoadProgress | null;
+  /** The one-time loads so far (model, onnxruntime, tokenizer, grammars), done or not. */
+  download: LoadProgress[];
 }
 
-const kb = (b: number) => `${Math.round(b / 1024).toLocaleString('en-US')} KB`;
+const size = (b: number) => (b >= 1e6 ? `${(b / 1e6).toFixed(1)} MB` : `${Math.round(b / 1024).toLocaleString('en-US')} KB`);
+
+function loadLabel(p: LoadProgress): string {
+  switch (p.what) {
+    case 'model':
+      return 'Line model';
+    case 'onnxruntime':
+      return 'onnxruntime (WASM)';
+    case 'tokenizer':
+      return `Tokenizer (${p.name ?? 'o200k_base'})`;
+    case 'tree-sitter':
+      return 'tree-sitter runtime';
+    case 'grammar':
+      return `Grammar (${p.name ?? '?'})`;
+  }
+}
 
 const n = (x: number) => x.toLocaleString('en-US');
 const ms = (x: number) => (!Number.isFinite(x) ? '–' : x < 10 ? x.toFixed(1) : Math.round(x).toString());
@@ -36,18 +52,26 @@ export function StatsBar({ run, busy, caps, requested, download }: Props) {
           <span className="spinner" aria-hidden="true" /> Starting the pruning worker (tokenizer and grammar load once)…
         </div>
       )}
-      {download && !download.done && (
-        <div className="stat wide download" data-testid="model-progress">
-          <span>Downloading the model (once; cached after)</span>
-          <progress
-            max={download.total ?? undefined}
-            value={download.total ? download.loaded : undefined}
-            aria-label="Model download"
-          />
-          <span className="u">
-            {kb(download.loaded)}
-            {download.total ? ` / ${kb(download.total)}` : ''}
-          </span>
+      {download.some((p) => !p.done) && (
+        <div className="stat wide download" data-testid="load-progress">
+          <span>Loading once (cached after)</span>
+          <ul className="loads">
+            {download
+              .filter((p) => !p.done)
+              .map((p) => (
+                <li key={`${p.what}:${p.name ?? ''}`} data-testid={p.what === 'model' ? 'model-progress' : `load-${p.what}`}>
+                  <span>{loadLabel(p)}</span>
+                  <progress
+                    max={p.total ?? undefined}
+                    value={p.total ? p.loaded : undefined}
+                    aria-label={`${loadLabel(p)} download`}
+                  />
+                  <span className="u">
+                    {p.total ? `${size(p.loaded)} / ${size(p.total)}` : p.loaded > 1 ? size(p.loaded) : 'loading…'}
+                  </span>
+                </li>
+              ))}
+          </ul>
         </div>
       )}
       {!s && run.status === 'error' && (
@@ -104,6 +128,11 @@ export function StatsBar({ run, busy, caps, requested, download }: Props) {
                 .map(([k, v]) => `${k} ${ms(v)}`)
                 .join(' · ')}
             </span>
+            {r.engine.loadMs > 0 && (
+              <span className="u" data-testid="load-time" title="Waiting for one-time loads (model, runtime, tokenizer, grammar) before this prune; not in the time above">
+                + first load {ms(r.engine.loadMs)} ms
+              </span>
+            )}
           </div>
           <div className="stat">
             <span className="k">Structure</span>

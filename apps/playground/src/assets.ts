@@ -16,6 +16,9 @@ import csharp from '@vscode/tree-sitter-wasm/wasm/tree-sitter-c-sharp.wasm?url';
 import ruby from '@vscode/tree-sitter-wasm/wasm/tree-sitter-ruby.wasm?url';
 import php from '@vscode/tree-sitter-wasm/wasm/tree-sitter-php.wasm?url';
 import c from 'tree-sitter-c/tree-sitter-c.wasm?url';
+// onnxruntime-web's plain SIMD build, gzipped in builds (vite.config.ts): the WASM engine's runtime,
+// which the worker downloads with progress and keeps in the Cache API.
+import ortWasm from 'virtual:ort-wasm';
 
 /** The shipped line model, when the checkout has one (a glob: no model, no neural engine, no build error). */
 const models = import.meta.glob('../../../models/ctxprune-lamr.onnx', { query: '?url', import: 'default', eager: true }) as Record<
@@ -35,5 +38,6 @@ export function workerInit(): WorkerInit {
       grammarUrls: Object.fromEntries(Object.entries(grammars).map(([k, v]) => [k, abs(v)])),
     },
     modelUrl: model ? abs(model) : null,
+    ortWasmUrl: abs(ortWasm),
   };
 }

@@ -1,3 +1,4 @@
+import './boot';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './monaco';
@@ -9,10 +10,3 @@ createRoot(document.getElementById('root')!).render(
     <App />
   </StrictMode>,
 );
-
-// Offline once loaded: a service worker caches what the page fetched (production builds only).
-if (import.meta.env.PROD && 'serviceWorker' in navigator) {
-  window.addEventListener('load', () => {
-    navigator.serviceWorker.register('./sw.js').catch(() => undefined);
-  });
-}

@@ -7,6 +7,7 @@ import { loadDefaultTokenCounter } from '../text/tokens.js';
 import { prune } from '../prune/pipeline.js';
 import { configureRuntime } from '../runtime/config.js';
 import { NeuralScorer } from '../scorers/neural.js';
+import { detectLanguage, loadParser, parseLanguageName, type LanguageId } from '../syntax/index.js';
 import { createWorkerHost } from '../worker/host.js';
 import { configure, useBundledAssets } from './embed.js';
 
@@ -17,7 +18,14 @@ expose(
     prune,
     configure: (patch) => configure(patch),
     loadDefaultTokenCounter,
-    loadNeural: ({ backend, model, onProgress }) => NeuralScorer.load({ backend, model, onProgress }),
+    loadNeural: ({ backend, model, onProgress, onRuntimeProgress }) => NeuralScorer.load({ backend, model, onProgress, onRuntimeProgress }),
+    loadGrammar: async (language) => {
+      await loadParser(language as LanguageId);
+    },
+    languageOf: (text, options) => {
+      const l = options.language;
+      return l && l !== 'auto' ? parseLanguageName(l) : detectLanguage(options.fileName, text);
+    },
     configureRuntime: (patch) => {
       configureRuntime(patch);
     },

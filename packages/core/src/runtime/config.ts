@@ -20,6 +20,12 @@ export interface RuntimeConfig {
   /** Base URL of onnxruntime-web's .wasm files (browsers); null = the package's default. */
   wasmPaths: string | null;
   /**
+   * URL of onnxruntime-web's plain SIMD build, `ort-wasm-simd-threaded.wasm` (browsers, WASM
+   * backend). When set, the library downloads it itself, with progress and the Cache API, and
+   * hands the bytes to onnxruntime; null = onnxruntime fetches it (no progress, HTTP cache only).
+   */
+  wasmBinaryUrl: string | null;
+  /**
    * Multiplier on the model's CRF transitions (1 = as trained). 0.5 (the default) lets the budget
    * packer, not the chain's stickiness, decide how far a kept run extends: +0.011 / +0.002 recall at
    * 4× / 8× on the held-out repositories' commits, +0.001 / +0.009 on their docstrings.
@@ -45,6 +51,7 @@ export const runtimeConfig: RuntimeConfig = {
   cache: true,
   wasmThreads: 0,
   wasmPaths: null,
+  wasmBinaryUrl: null,
   transitionScale: envNumber('CTXPRUNE_NEURAL_TSCALE', 0.5),
   lexicalBlend: envNumber('CTXPRUNE_NEURAL_BLEND', 0),
   spread: envNumber('CTXPRUNE_NEURAL_SPREAD', 0),

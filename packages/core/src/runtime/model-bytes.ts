@@ -33,14 +33,20 @@ export async function loadModelBytes(source: ModelSource, onProgress?: ProgressC
       onProgress?.(bytes.length, bytes.length);
       return bytes;
     }
-    return await fetchBytes(href, onProgress, signal);
+    return await loadAssetBytes(href, onProgress, signal);
   } catch (e) {
     if (e instanceof CtxpruneError) throw e;
     throw new CtxpruneError('ASSET_LOAD_FAILED', `cannot load the model from ${href}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
 }
 
-async function fetchBytes(url: string, onProgress?: ProgressCallback, signal?: AbortSignal): Promise<Uint8Array> {
+/**
+ * The bytes at `url` (env.fetch), read with progress (in bytes transferred); gzipped bytes (a
+ * precompressed asset) are gunzipped. In browsers they are kept in the Cache API (when
+ * runtimeConfig.cache), so a reload reads them from there. For immutable assets only (hashed
+ * names, versioned URLs): a cached copy is never revalidated.
+ */
+export async function loadAssetBytes(url: string, onProgress?: ProgressCallback, signal?: AbortSignal): Promise<Uint8Array> {
   const caches = (globalThis as { caches?: CacheStorage }).caches;
   const useCache = runtimeConfig.cache && !!caches;
   if (useCache) {
@@ -75,8 +81,16 @@ async function fetchBytes(url: string, onProgress?: ProgressCallback, signal?: A
     bytes = new Uint8Array(await res.arrayBuffer());
     onProgress?.(bytes.length, total);
   }
+  // A precompressed asset (for servers that do not compress .wasm) arrives gzipped, unless the
+  // server declared its encoding and the browser already decoded it: gunzip by the magic bytes.
+  if (bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = await gunzip(bytes);
   if (useCache) {
     try { await (await caches!.open(CACHE_NAME)).put(url, new Response(bytes.slice().buffer)); } catch { /* ignore */ }
   }
   return bytes;
+}
+
+async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
 }

@@ -7,28 +7,55 @@ import { isNode } from '../config.js';
 import { CtxpruneError } from '../errors.js';
 import { type Backend, type ModelSource, runtimeConfig } from './config.js';
 import { CONTRACT, INPUT_FEATURES, type ModelInfo } from './contract.js';
-import { loadModelBytes, type ProgressCallback } from './model-bytes.js';
+import { loadAssetBytes, loadModelBytes, type ProgressCallback } from './model-bytes.js';
 
 type Ort = typeof import('onnxruntime-web');
 type InferenceSession = import('onnxruntime-web').InferenceSession;
 
-let ortPromise: Promise<Ort> | null = null;
+/** Which onnxruntime-web build a session needs: the plain SIMD WASM one, or the JSEP one that also runs WebGPU. */
+type OrtBuild = 'wasm' | 'webgpu';
 
-function loadOrt(): Promise<Ort> {
-  ortPromise ??= import('onnxruntime-web').then((m) => {
-    const ort = ((m as unknown as { default?: Ort }).default ?? m) as Ort;
-    if (runtimeConfig.wasmThreads > 0) ort.env.wasm.numThreads = runtimeConfig.wasmThreads;
-    else if (isNode) ort.env.wasm.numThreads = 1;
-    if (runtimeConfig.wasmPaths) ort.env.wasm.wasmPaths = runtimeConfig.wasmPaths;
-    return ort;
-  });
-  return ortPromise;
+const ortPromises = new Map<OrtBuild | 'node', Promise<Ort>>();
+
+/**
+ * onnxruntime-web, loaded once per build. Node: the package's Node build (plain SIMD wasm).
+ * Browsers: `onnxruntime-web/wasm` (the plain SIMD build, ~14 MB of wasm) for the WASM backend,
+ * and the default entry (JSEP, ~28 MB of wasm: WebGPU and WASM) only when WebGPU is asked for:
+ * a bundler splits the two dynamic imports, so a page on WASM never downloads the JSEP build.
+ */
+function loadOrt(build: OrtBuild, onProgress?: ProgressCallback, signal?: AbortSignal): Promise<Ort> {
+  const key = isNode ? 'node' : build;
+  let p = ortPromises.get(key);
+  if (!p) {
+    const binaryUrl = key === 'wasm' ? runtimeConfig.wasmBinaryUrl : null;
+    // The wasm binary downloads (with progress, from the Cache API on a reload) while the module loads.
+    const binary = binaryUrl ? loadAssetBytes(binaryUrl, onProgress, signal) : Promise.resolve(null);
+    binary.catch(() => undefined);
+    const mod = key === 'wasm' ? import('onnxruntime-web/wasm') : import('onnxruntime-web');
+    p = Promise.all([mod, binary]).then(([m, bytes]) => {
+      const ort = ((m as unknown as { default?: Ort }).default ?? m) as Ort;
+      if (runtimeConfig.wasmThreads > 0) ort.env.wasm.numThreads = runtimeConfig.wasmThreads;
+      else if (isNode) ort.env.wasm.numThreads = 1;
+    // onnxruntime's warnings (nodes it placed on the CPU, optimisations it skipped) are not errors:
+    // only its errors reach the console (console.error), here and from its native logger (logSeverityLevel).
+    ort.env.logLevel = 'error';
+      if (runtimeConfig.wasmPaths) ort.env.wasm.wasmPaths = runtimeConfig.wasmPaths;
+      if (bytes) ort.env.wasm.wasmBinary = bytes;
+      return ort;
+    });
+    ortPromises.set(key, p);
+    // A failed load (network, abort) is not kept: the next session tries again.
+    p.catch(() => ortPromises.delete(key));
+  }
+  return p;
 }
 
 export interface SessionOptions {
   model?: ModelSource;
   backend?: Backend;
   onProgress?: ProgressCallback;
+  /** Download progress of onnxruntime's wasm binary, when the library fetches it (runtimeConfig.wasmBinaryUrl). */
+  onRuntimeProgress?: ProgressCallback;
   signal?: AbortSignal;
 }
 
@@ -61,16 +88,19 @@ export class ModelSession {
 
   static async create(opts: SessionOptions = {}): Promise<ModelSession> {
     const t0 = performance.now();
-    const ort = await loadOrt();
-    const bytes = await loadModelBytes(opts.model ?? runtimeConfig.model, opts.onProgress, opts.signal);
     const want = opts.backend ?? runtimeConfig.backend;
+    // The runtime and the model load side by side.
+    const [ort, bytes] = await Promise.all([
+      loadOrt(want === 'wasm' ? 'wasm' : 'webgpu', opts.onRuntimeProgress, opts.signal),
+      loadModelBytes(opts.model ?? runtimeConfig.model, opts.onProgress, opts.signal),
+    ]);
     let fallback: string | null = null;
     let session: InferenceSession | null = null;
     let backend: 'webgpu' | 'wasm' = 'wasm';
     if (want !== 'wasm' && !isNode) {
       if (await hasWebGpu()) {
         try {
-          session = await ort.InferenceSession.create(bytes, { executionProviders: ['webgpu'] });
+          session = await ort.InferenceSession.create(bytes, { executionProviders: ['webgpu'], logSeverityLevel: 3 });
           backend = 'webgpu';
         } catch (e) {
           fallback = `webgpu session failed: ${e instanceof Error ? e.message : String(e)}`;
@@ -79,7 +109,7 @@ export class ModelSession {
     } else if (want === 'webgpu') fallback = 'WebGPU is not available in Node';
     if (!session) {
       try {
-        session = await ort.InferenceSession.create(bytes, { executionProviders: ['wasm'] });
+        session = await ort.InferenceSession.create(bytes, { executionProviders: ['wasm'], logSeverityLevel: 3 });
       } catch (e) {
         throw new CtxpruneError('ASSET_LOAD_FAILED', `cannot create an onnxruntime session: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
       }
@@ -107,7 +137,7 @@ export class ModelSession {
       // WebGPU failed at run time: fall back to WASM for this and later calls.
       this.fallbackReason = `webgpu run failed: ${e instanceof Error ? e.message : String(e)}`;
       const old = this.session;
-      this.session = await this.ort.InferenceSession.create(this.bytes, { executionProviders: ['wasm'] });
+      this.session = await this.ort.InferenceSession.create(this.bytes, { executionProviders: ['wasm'], logSeverityLevel: 3 });
       this.backend = 'wasm';
       void old.release().catch(() => undefined);
       return this.runOnce(features, n, f);

@@ -19,6 +19,8 @@ export interface NeuralScorerOptions {
   model?: ModelSource;
   backend?: Backend;
   onProgress?: ProgressCallback;
+  /** Download progress of onnxruntime's wasm binary (browsers, when runtimeConfig.wasmBinaryUrl is set). */
+  onRuntimeProgress?: ProgressCallback;
   signal?: AbortSignal;
   /** Lines per model call (default 4096). */
   window?: number;
@@ -134,7 +136,8 @@ export class NeuralScorer implements Scorer {
 
   static async load(options: NeuralScorerOptions = {}): Promise<NeuralScorer> {
     const session = await ModelSession.create({
-      model: options.model, backend: options.backend, onProgress: options.onProgress, signal: options.signal,
+      model: options.model, backend: options.backend, onProgress: options.onProgress,
+      onRuntimeProgress: options.onRuntimeProgress, signal: options.signal,
     });
     const info = session.info;
     if (info.featureCount >= 0 && info.featureCount !== FEATURE_COUNT) {

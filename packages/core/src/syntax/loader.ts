@@ -125,11 +125,14 @@ export function loadParser(lang: LanguageId): Promise<LoadedGrammar> {
   let p = grammars.get(lang);
   if (!p) {
     p = (async () => {
-      await initTreeSitter();
+      // The grammar downloads while the runtime starts.
       const where = await grammarLocation(lang);
+      const bytes = readAsset(where);
+      bytes.catch(() => undefined);
+      await initTreeSitter();
       let language: Language;
       try {
-        language = await Language.load(await readAsset(where));
+        language = await Language.load(await bytes);
       } catch (e) {
         throw new CtxpruneError('GRAMMAR_LOAD_FAILED', `could not load the ${lang} grammar from ${where}: ${(e as Error).message}`, { cause: e });
       }

@@ -4,6 +4,7 @@
  * exposes it with comlink.
  */
 import type { AssetConfig, CtxpruneEnv, FetchLike } from '../config.js';
+import { MODELLED_LANGUAGES } from '../features/lines.js';
 import type { PruneOptions, PruneResult } from '../prune/types.js';
 import { ModelledLanguagesScorer } from '../scorers/auto.js';
 import type { Scorer } from '../scorers/types.js';
@@ -11,12 +12,14 @@ import type { TokenCounter } from '../text/tokens.js';
 import type {
   EngineChoice,
   EngineReport,
+  LoadKind,
   LoadProgress,
   PrunerWorkerApi,
   SerializedError,
   WorkerCapabilities,
   WorkerInit,
   WorkerPruneOptions,
+  WorkerPreload,
   WorkerPruneResult,
   WorkerReply,
 } from './protocol.js';
@@ -39,9 +42,15 @@ export interface Engine {
     backend: NeuralBackend;
     model: string;
     onProgress?: (loaded: number, total: number | null) => void;
+    /** Download progress of onnxruntime's wasm, when the engine fetches it itself. */
+    onRuntimeProgress?: (loaded: number, total: number | null) => void;
   }): Promise<NeuralScorerLike>;
-  /** onnxruntime settings (wasm location, threads). */
-  configureRuntime?(patch: { wasmPaths?: string | null; wasmThreads?: number }): void;
+  /** onnxruntime settings (wasm location, threads, the wasm binary's URL). */
+  configureRuntime?(patch: { wasmPaths?: string | null; wasmThreads?: number; wasmBinaryUrl?: string | null }): void;
+  /** Load (once) the grammar of a language id; rejects for an unknown one. */
+  loadGrammar?(language: string): Promise<void>;
+  /** The language a request will be parsed as (its `language` option, else detected from fileName and text); null = none. */
+  languageOf?(text: string, options: PruneOptions): string | null;
 }
 
 export interface HostOptions {
@@ -113,32 +122,119 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
   let progress: ((p: LoadProgress) => void) | null = null;
   /** One load per backend for the worker's life; a failed load stays failed (reload to retry). */
   const neural = new Map<NeuralBackend, Promise<NeuralScorerLike>>();
+  /** URLs of the assets whose downloads are reported (grammars, tree-sitter), by URL. */
+  let watched = new Map<string, { what: LoadKind; name?: string }>();
+
+  function report(p: LoadProgress): void {
+    try {
+      void Promise.resolve(progress?.(p)).catch(() => undefined);
+    } catch {
+      /* the page went away */
+    }
+  }
+  const reporter = (what: LoadKind, name?: string) => (loaded: number, total: number | null, done = false) =>
+    report({ what, ...(name ? { name } : {}), loaded, total, done });
+
+  /** Report `p`'s start and end (for loads whose bytes cannot be counted: a module import). */
+  function bracket<T>(p: Promise<T>, what: LoadKind, name?: string): Promise<T> {
+    const r = reporter(what, name);
+    r(0, null);
+    p.then(() => r(1, 1, true), () => r(0, null, true));
+    return p;
+  }
+
+  /**
+   * env.fetch for the worker: the watched assets' bodies are counted as they arrive and reported.
+   * Everything else passes through untouched.
+   */
+  const progressFetch: FetchLike = async (input, init) => {
+    const res = await globalThis.fetch(input, init);
+    const url = typeof input === 'string' ? input : input.href;
+    const w = watched.get(url);
+    if (!w || !res.ok || !res.body) return res;
+    const r = reporter(w.what, w.name);
+    const total = Number(res.headers.get('content-length')) || null;
+    let loaded = 0;
+    r(0, total);
+    const counted = res.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, ctl) {
+          loaded += chunk.byteLength;
+          r(loaded, total);
+          ctl.enqueue(chunk);
+        },
+        flush() {
+          r(loaded, loaded, true);
+        },
+      }),
+    );
+    return new Response(counted, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
 
   function loadNeural(backend: NeuralBackend): Promise<NeuralScorerLike> {
     let p = neural.get(backend);
     if (!p) {
-      const report = (loaded: number, total: number | null, done: boolean) => {
-        try {
-          void Promise.resolve(progress?.({ what: 'model', loaded, total, done })).catch(() => undefined);
-        } catch {
-          /* the page went away */
-        }
+      const model = reporter('model');
+      const runtime = reporter('onnxruntime');
+      let runtimeSeen: [number, number | null] | null = null;
+      p = engine.loadNeural!({
+        backend,
+        model: modelUrl!,
+        onProgress: (l, t) => model(l, t),
+        onRuntimeProgress: (l, t) => {
+          runtimeSeen = [l, t];
+          runtime(l, t);
+        },
+      });
+      const settle = (ok: boolean) => {
+        model(ok ? 1 : 0, ok ? 1 : null, true);
+        if (runtimeSeen) runtime(runtimeSeen[0], runtimeSeen[1], true);
       };
-      p = engine.loadNeural!({ backend, model: modelUrl!, onProgress: (l, t) => report(l, t, false) });
-      p.then(
-        () => report(1, 1, true),
-        () => report(0, null, true),
-      );
+      p.then(() => settle(true), () => settle(false));
       neural.set(backend, p);
     }
     return p;
   }
 
+  let tokenizer: Promise<TokenCounter> | null = null;
+  function loadTokenizer(): Promise<TokenCounter> {
+    if (!tokenizer) {
+      const p = engine.loadDefaultTokenCounter();
+      tokenizer = bracket(p, 'tokenizer', 'o200k_base');
+      p.catch(() => { if (tokenizer === p) tokenizer = null; });
+    }
+    return tokenizer;
+  }
+
+  const neuralAvailable = () => !!engine.loadNeural && !!modelUrl;
+
+  /** Start every load the first request will need, side by side; failures surface when a request needs them. */
+  function preload(p: WorkerPreload): void {
+    const quiet = (x: Promise<unknown>) => void x.catch(() => undefined);
+    quiet(loadTokenizer());
+    const langs = p.languages ?? [];
+    if (engine.loadGrammar) for (const l of langs) quiet(engine.loadGrammar(l));
+    const e = p.engine ?? 'auto';
+    if (e === 'lexical' || !neuralAvailable()) return;
+    // Auto runs the model only on the languages it was trained on.
+    if (e === 'auto' && langs.length > 0 && !langs.some((l) => MODELLED_LANGUAGES.has(l as never))) return;
+    quiet(loadNeural(e === 'webgpu' ? 'webgpu' : 'wasm'));
+  }
+
+  /** Wait for the tokenizer and the request's grammar, so that the prune's own time excludes loading. */
+  async function loadsFor(text: string, options: PruneOptions): Promise<void> {
+    const lang = engine.languageOf?.(text, options) ?? null;
+    await Promise.all([
+      loadTokenizer(),
+      lang && engine.loadGrammar ? engine.loadGrammar(lang).catch(() => undefined) : undefined,
+    ]);
+  }
+
   /** What to run for a request, and a note whenever that is not exactly what was asked. */
   async function chooseScorer(requested: EngineChoice): Promise<{ scorer: Scorer | 'lexical'; note: string | null }> {
-    const c = await capabilities();
     if (requested === 'lexical') return { scorer: 'lexical', note: null };
-    if (!c.neural || !engine.loadNeural || !modelUrl) return resolveEngine(requested, c);
+    // No wait for the WebGPU probe here: Auto and WASM do not need it.
+    if (!neuralAvailable()) return resolveEngine(requested, await capabilities());
     // Auto prefers WASM: the line model is small, and WebGPU here may be a software adapter.
     const backend: NeuralBackend = requested === 'webgpu' ? 'webgpu' : 'wasm';
     try {
@@ -164,7 +260,7 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
       const g = globalThis as { crossOriginIsolated?: boolean; navigator?: { hardwareConcurrency?: number } };
       caps = {
         webgpu: await probe(),
-        neural: !!engine.loadNeural && !!modelUrl,
+        neural: neuralAvailable(),
         crossOriginIsolated: g.crossOriginIsolated === true,
         threads: g.navigator?.hardwareConcurrency ?? 1,
       };
@@ -177,10 +273,11 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
       progress = onProgress ?? null;
       modelUrl = init.modelUrl ?? null;
       caps = null;
-      if (engine.configureRuntime && (init.ortWasmPaths !== undefined || init.wasmThreads !== undefined)) {
+      if (engine.configureRuntime && (init.ortWasmPaths !== undefined || init.wasmThreads !== undefined || init.ortWasmUrl !== undefined)) {
         engine.configureRuntime({
           ...(init.ortWasmPaths !== undefined ? { wasmPaths: init.ortWasmPaths } : {}),
           ...(init.wasmThreads !== undefined ? { wasmThreads: init.wasmThreads } : {}),
+          ...(init.ortWasmUrl !== undefined ? { wasmBinaryUrl: init.ortWasmUrl } : {}),
         });
       }
       const a = init.assets;
@@ -190,8 +287,13 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
         if (a.grammarBaseUrl !== undefined) patch.grammarBaseUrl = a.grammarBaseUrl;
         if (a.treeSitterWasmUrl !== undefined) patch.treeSitterWasmUrl = a.treeSitterWasmUrl;
         if (a.assetBase !== undefined) patch.assetBase = a.assetBase;
-        engine.configure({ assets: patch });
+        watched = new Map();
+        for (const [name, url] of Object.entries(a.grammarUrls ?? {})) watched.set(url, { what: 'grammar', name });
+        if (a.treeSitterWasmUrl) watched.set(a.treeSitterWasmUrl, { what: 'tree-sitter' });
+        // With a progress listener, the grammars' downloads are counted on their way in.
+        engine.configure(progress ? { assets: patch, fetch: progressFetch } : { assets: patch });
       }
+      if (init.preload) preload(init.preload);
       return capabilities();
     },
 
@@ -204,9 +306,13 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
         if (yieldFirst) await new Promise((r) => setTimeout(r, 0));
         if (controller.signal.aborted) return aborted();
         const requested: EngineChoice = options.engine ?? 'auto';
-        const choice = await chooseScorer(requested);
-        if (controller.signal.aborted) return aborted();
         const { engine: _drop, ...rest } = options;
+        // One-time loads (model, tokenizer, grammar) are waited for here, side by side, and timed
+        // apart: stats.ms is then the pruning alone.
+        const tLoad = performance.now();
+        const [choice] = await Promise.all([chooseScorer(requested), loadsFor(text, rest)]);
+        const loadMs = performance.now() - tLoad;
+        if (controller.signal.aborted) return aborted();
         const result = await engine.prune(text, { ...rest, scorer: choice.scorer, signal: controller.signal });
         if (controller.signal.aborted) return aborted();
         const report: EngineReport = {
@@ -214,6 +320,7 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
           scorer: result.stats.scorer,
           backend: result.stats.backend,
           note: choice.note,
+          loadMs: Math.round(loadMs),
         };
         const value: WorkerPruneResult = { ...result, engine: report };
         return { ok: true, value } as const;
@@ -237,7 +344,7 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
 
     async countTokens(text: string) {
       try {
-        const counter = await engine.loadDefaultTokenCounter();
+        const counter = await loadTokenizer();
         return { ok: true, value: counter.count(text) } as const;
       } catch (e) {
         return { ok: false, error: serializeError(e) } as const;

@@ -27,15 +27,37 @@ export interface WorkerInit {
   modelUrl?: string | null;
   /** onnxruntime-web wasm location prefix; null = let the bundler / package resolve it. */
   ortWasmPaths?: string | null;
+  /**
+   * URL of onnxruntime-web's plain SIMD wasm (`ort-wasm-simd-threaded.wasm`): the worker then
+   * downloads it itself, with progress, and keeps it in the Cache API. Absent = onnxruntime fetches it.
+   */
+  ortWasmUrl?: string | null;
   /** WASM threads for onnxruntime (0 = its default: threaded only when cross-origin isolated). */
   wasmThreads?: number;
+  /**
+   * Start loading, at init, what the first request will need, all at once: the tokenizer, the
+   * grammars of these languages, and the neural scorer when `engine` will use it. Nothing waits on it.
+   */
+  preload?: WorkerPreload;
 }
 
-/** Progress of a one-time download (today: the model), reported to the page while it loads. */
+export interface WorkerPreload {
+  /** Language ids (python, typescript, …) whose grammars to load. */
+  languages?: string[];
+  /** The engine the first request will ask for: 'auto' and 'wasm' load the model on WASM, 'webgpu' on WebGPU. */
+  engine?: EngineChoice;
+}
+
+/** What a one-time download is: the model, onnxruntime's wasm, the tokenizer, tree-sitter or a grammar. */
+export type LoadKind = 'model' | 'onnxruntime' | 'tokenizer' | 'tree-sitter' | 'grammar';
+
+/** Progress of a one-time load (model, runtime, tokenizer, grammar), reported to the page while it loads. */
 export interface LoadProgress {
-  what: 'model';
+  what: LoadKind;
+  /** Which one, when there are several of a kind (a grammar's language). */
+  name?: string;
   loaded: number;
-  /** Bytes expected, when the server said (content-length); else null. */
+  /** Bytes expected, when known (content-length); else null. */
   total: number | null;
   done: boolean;
 }
@@ -63,6 +85,11 @@ export interface EngineReport {
   backend: string;
   /** Set when the request could not be honoured as asked (a fallback happened), in words. */
   note: string | null;
+  /**
+   * ms this request waited for one-time loads (model and runtime, tokenizer, grammar) before
+   * pruning began; 0 once they are loaded. stats.ms is the pruning alone.
+   */
+  loadMs: number;
 }
 
 export interface WorkerPruneResult extends PruneResult {

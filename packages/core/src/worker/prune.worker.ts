@@ -9,6 +9,7 @@ import { expose } from 'comlink';
 import { configure, loadDefaultTokenCounter, prune } from '../index.js';
 import { configureRuntime } from '../runtime/config.js';
 import { NeuralScorer } from '../scorers/neural.js';
+import { detectLanguage, loadParser, parseLanguageName, type LanguageId } from '../syntax/index.js';
 import { createWorkerHost } from './host.js';
 
 expose(
@@ -16,7 +17,14 @@ expose(
     prune,
     configure,
     loadDefaultTokenCounter,
-    loadNeural: ({ backend, model, onProgress }) => NeuralScorer.load({ backend, model, onProgress }),
+    loadNeural: ({ backend, model, onProgress, onRuntimeProgress }) => NeuralScorer.load({ backend, model, onProgress, onRuntimeProgress }),
+    loadGrammar: async (language) => {
+      await loadParser(language as LanguageId);
+    },
+    languageOf: (text, options) => {
+      const l = options.language;
+      return l && l !== 'auto' ? parseLanguageName(l) : detectLanguage(options.fileName, text);
+    },
     configureRuntime: (patch) => {
       configureRuntime(patch);
     },

@@ -9,7 +9,7 @@ import { CtxpruneError } from '../../src/errors.js';
 import type { PruneOptions, PruneResult } from '../../src/prune/types.js';
 import { createWorkerHost, resolveEngine, type Engine } from '../../src/worker/host.js';
 import { createPrunerClient, isAbortError, WorkerCrashedError, type WorkerLike } from '../../src/worker/client.js';
-import type { LoadProgress } from '../../src/worker/protocol.js';
+import type { LoadProgress, WorkerPreload } from '../../src/worker/protocol.js';
 import type { NeuralScorerLike } from '../../src/worker/host.js';
 
 interface Call {
@@ -127,6 +127,7 @@ function setup(
     modelUrl?: string;
     neural?: (e: Engine) => void;
     onProgress?: (p: LoadProgress) => void;
+    preload?: WorkerPreload;
   } = {},
 ) {
   const engines: ReturnType<typeof fakeEngine>[] = [];
@@ -137,6 +138,7 @@ function setup(
     init: {
       assets: { grammarUrls: { python: '/g/python.wasm' }, treeSitterWasmUrl: '/ts.wasm' },
       ...(opts.modelUrl ? { modelUrl: opts.modelUrl } : {}),
+      ...(opts.preload ? { preload: opts.preload } : {}),
     },
     createWorker: () => {
       const e = fakeEngine(opts.auto);
@@ -169,7 +171,7 @@ describe('createPrunerClient', () => {
     expect(workers.length).toBe(0);
     const r = await client.prune('a\nb\nc', { query: 'q', ratio: 2, engine: 'lexical' });
     expect(r.keptLines).toEqual([1]);
-    expect(r.engine).toEqual({ requested: 'lexical', scorer: 'lexical', backend: 'cpu', note: null });
+    expect(r.engine).toEqual({ requested: 'lexical', scorer: 'lexical', backend: 'cpu', note: null, loadMs: expect.any(Number) });
     expect(engines[0].configured).toEqual([
       { assets: { grammarUrls: { python: '/g/python.wasm' }, treeSitterWasmUrl: '/ts.wasm' } },
     ]);
@@ -372,3 +374,78 @@ describe('neural engine choice in the worker', () => {
     client.dispose();
   });
 });
+
+describe('loading before the first request', () => {
+  /** An engine whose tokenizer, grammars and model resolve when the test says, recording what was asked. */
+  function gated() {
+    const asked: string[] = [];
+    const gates = new Map<string, () => void>();
+    const once = new Map<string, Promise<void>>(); // loaded once, like the real loaders
+    const gate = (what: string) => {
+      let p = once.get(what);
+      if (!p) {
+        asked.push(what);
+        p = new Promise<void>((r) => gates.set(what, r));
+        once.set(what, p);
+      }
+      return p;
+    };
+    const install = (e: Engine) => {
+      e.loadDefaultTokenCounter = async () => {
+        await gate('tokenizer');
+        return { name: 'fake', count: (t: string) => t.length };
+      };
+      e.loadGrammar = (l) => gate(`grammar:${l}`);
+      e.languageOf = (_text, o) => (o.language && o.language !== 'auto' ? o.language : null);
+      e.loadNeural = async ({ backend }) => {
+        await gate(`neural:${backend}`);
+        return { name: 'neural', backend: 'wasm', fallbackReason: null, score: () => ({}) as never };
+      };
+    };
+    const open = (what: string) => gates.get(what)?.();
+    return { asked, install, open };
+  }
+
+  it('init starts the tokenizer, the grammar and the WASM model at once, and reports each load', async () => {
+    const g = gated();
+    const progress: LoadProgress[] = [];
+    const { client } = setup({ auto: true, modelUrl: '/m.onnx', neural: g.install, preload: { languages: ['python'], engine: 'auto' }, onProgress: (p) => progress.push(p) });
+    await client.capabilities();
+    await until(() => g.asked.length === 3);
+    expect(g.asked.sort()).toEqual(['grammar:python', 'neural:wasm', 'tokenizer']);
+    g.open('tokenizer');
+    await until(() => progress.some((p) => p.what === 'tokenizer' && p.done));
+    expect(progress.filter((p) => p.what === 'tokenizer').map((p) => p.done)).toEqual([false, true]);
+    client.dispose();
+  });
+
+  it('the lexical engine, or Auto on a language the model was not trained on, loads no model', async () => {
+    for (const preload of [{ languages: ['python'], engine: 'lexical' }, { languages: ['go'], engine: 'auto' }] as WorkerPreload[]) {
+      const g = gated();
+      const { client } = setup({ auto: true, modelUrl: '/m.onnx', neural: g.install, preload });
+      await client.capabilities();
+      await until(() => g.asked.length === 2);
+      await tick(20);
+      expect(g.asked.sort()).toEqual([`grammar:${preload.languages![0]}`, 'tokenizer']);
+      client.dispose();
+    }
+  });
+
+  it('a request waits for its loads, which it reports apart from the pruning (engine.loadMs)', async () => {
+    const g = gated();
+    const { client, engines } = setup({ auto: true, modelUrl: '/m.onnx', neural: g.install });
+    const r = client.prune('x = 1', { query: 'q', language: 'python', engine: 'wasm' });
+    await until(() => g.asked.length === 3);
+    expect(g.asked.sort()).toEqual(['grammar:python', 'neural:wasm', 'tokenizer']);
+    await tick(30);
+    expect(engines[0].calls.length).toBe(0); // nothing pruned while a load is pending
+    for (const w of ['tokenizer', 'grammar:python', 'neural:wasm']) g.open(w);
+    const done = await r;
+    expect(done.engine.loadMs).toBeGreaterThanOrEqual(25);
+    // Loaded once: the next request waits for nothing.
+    const again = await client.prune('x = 2', { query: 'q', language: 'python', engine: 'wasm' });
+    expect(again.engine.loadMs).toBeLessThan(25);
+    client.dispose();
+  });
+});
+

@@ -1,0 +1,94 @@
+/**
+ * First-result time of the playground, as a new user meets it: cold (a fresh browser profile:
+ * nothing cached, no service worker) and after a reload (assets cached), for the default engine
+ * (Auto: the neural scorer on WASM for the default Python sample), with the bytes downloaded.
+ * The times are recorded (test annotations and e2e/screenshots/coldstart.json), never asserted:
+ * they depend on the machine's load. What is asserted: a result arrives, the WASM path does not
+ * download onnxruntime's WebGPU build, and the reload downloads none of the large assets again.
+ */
+import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+interface Transfer {
+  url: string;
+  bytes: number;
+  fromServiceWorker: boolean;
+}
+
+/** Every finished request of the context (page and its workers), with the body bytes it transferred. */
+function recordTransfers(context: BrowserContext): Transfer[] {
+  const out: Transfer[] = [];
+  context.on('requestfinished', (r: Request) => {
+    void (async () => {
+      const res = await r.response().catch(() => null);
+      const sizes = await r.sizes().catch(() => null);
+      out.push({ url: r.url(), bytes: sizes ? sizes.responseBodySize : 0, fromServiceWorker: res?.fromServiceWorker() ?? false });
+    })();
+  });
+  return out;
+}
+
+/** ms from the document's navigation start to the first pruned result on screen. */
+async function firstResultMs(page: Page): Promise<number> {
+  const handle = await page.waitForFunction(
+    () => {
+      const app = document.querySelector('.app') as HTMLElement | null;
+      if (!app || Number(app.dataset.resultSeq ?? '0') < 1 || app.dataset.state !== 'done') return null;
+      return performance.now();
+    },
+    null,
+    { polling: 'raf', timeout: 90_000 },
+  );
+  return Math.round((await handle.jsonValue()) as number);
+}
+
+const mb = (b: number) => Math.round((b / 1e6) * 10) / 10;
+
+test('first result: cold and after a reload (times recorded, not asserted)', async ({ browser }, info) => {
+  test.setTimeout(180_000);
+  const context = await browser.newContext();
+  const transfers = recordTransfers(context);
+  const page = await context.newPage();
+
+  await page.goto('/');
+  const coldMs = await firstResultMs(page);
+  const coldTime = await page.getByTestId('timing').innerText();
+  await expect(page.getByTestId('engine-ran')).toHaveText(/^neural · wasm$/);
+  await page.waitForTimeout(1500); // let the service worker take over and late requests finish
+  const cold = [...transfers];
+  const coldBytes = cold.filter((t) => !t.fromServiceWorker).reduce((a, t) => a + t.bytes, 0);
+  transfers.length = 0;
+
+  await page.reload();
+  const reloadMs = await firstResultMs(page);
+  const reloadTime = await page.getByTestId('timing').innerText();
+  await page.waitForTimeout(500);
+  const network = transfers.filter((t) => !t.fromServiceWorker);
+  const reloadBytes = network.reduce((a, t) => a + t.bytes, 0);
+
+  const big = (ts: Transfer[]) =>
+    ts.filter((t) => t.bytes > 1e6).map((t) => `${t.url.split('/').pop()} ${mb(t.bytes)} MB${t.fromServiceWorker ? ' (sw)' : ''}`);
+  const report = {
+    coldMs,
+    reloadMs,
+    coldDownloadMB: mb(coldBytes),
+    reloadDownloadMB: mb(reloadBytes),
+    coldTime,
+    reloadTime,
+    coldLarge: big(cold),
+    reloadLargeFromNetwork: big(network),
+  };
+  info.annotations.push({ type: 'coldstart', description: JSON.stringify(report) });
+  const dir = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'coldstart.json'), JSON.stringify(report, null, 2) + '\n');
+  console.log(`coldstart ${JSON.stringify(report)}`);
+
+  // The WASM path never fetches onnxruntime's WebGPU (JSEP) build.
+  expect(cold.filter((t) => /\.jsep[.-]/.test(t.url)).map((t) => t.url)).toEqual([]);
+  // A reload downloads no large asset again.
+  expect(big(network)).toEqual([]);
+  await context.close();
+});
