@@ -19,6 +19,7 @@ import type { MigScore, SelectUnit } from '../select/types.js';
 import { evictedPlaceholder, gapMarker, renderPartial, splitBlocks, type Block } from './blocks.js';
 import { latestUserIndex, resolveGoal } from './goal.js';
 import { scoreRelevance } from './relevance.js';
+import { hookTimeout } from './hooks.js';
 import { OverflowStore, overflowKey } from './store.js';
 import type {
   BlockDump, CompactOptions, CompactResult, CompactionDump, Message, MessageDump, MessageStatus,
@@ -213,7 +214,7 @@ async function scored(
   const blockTokens = blocks.map((b) => counter.count(b.text + '\n'));
   let relevance: number[];
   try {
-    relevance = await scoreRelevance(goal, blocks.map((b) => b.text), options.relevance);
+    relevance = await scoreRelevance(goal, blocks.map((b) => b.text), options.relevance, hookTimeout(options.hookTimeoutMs));
   } catch (e) {
     if (!options.relevance) throw e;
     degraded.push(`relevance hook failed (${e instanceof Error ? e.message : String(e)}): used the lexical scorer`);

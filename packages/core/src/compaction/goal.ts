@@ -2,6 +2,7 @@
  * The pruning goal (SWE-Pruner): one sentence from the caller's LLM, or the latest user message
  * when there is no callback or it fails. A goal given outright wins over both.
  */
+import { hookTimeout, withTimeout } from './hooks.js';
 import { GOAL_PROMPT, type CompactOptions, type Message } from './types.js';
 
 export interface ResolvedGoal {
@@ -33,12 +34,13 @@ export function goalPrompt(messages: readonly Message[], maxChars = 6000): strin
 
 export async function resolveGoal(messages: readonly Message[], options: CompactOptions): Promise<ResolvedGoal> {
   const degraded: string[] = [];
+  const limit = hookTimeout(options.hookTimeoutMs);
   if (options.goal !== undefined && options.goal.trim() !== '') return { goal: options.goal.trim(), source: 'option', degraded };
   const u = latestUserIndex(messages);
   const fallback = u >= 0 ? messages[u].content : '';
   if (options.summarizeGoal) {
     try {
-      const g = await options.summarizeGoal({ prompt: goalPrompt(messages), messages, maxTokens: 50 });
+      const g = await withTimeout(options.summarizeGoal({ prompt: goalPrompt(messages), messages, maxTokens: 50 }), limit, 'goal callback');
       if (typeof g === 'string' && g.trim() !== '') return { goal: g.trim(), source: 'callback', degraded };
       degraded.push('goal callback returned no text: scored against the latest user message');
     } catch (e) {

@@ -4,6 +4,7 @@
  */
 import { bm25Scores, buildBm25Index } from '../scorers/bm25.js';
 import { termsOf } from '../text/identifiers.js';
+import { checkedScores, DEFAULT_HOOK_TIMEOUT_MS, withTimeout } from './hooks.js';
 import type { RelevanceFn } from './types.js';
 
 export function lexicalRelevance(goal: string, texts: string[]): number[] {
@@ -22,11 +23,12 @@ export function normalizeScores(raw: readonly number[]): number[] {
   return max > min ? xs.map((x) => (x - min) / (max - min)) : xs.map(() => 0);
 }
 
-export async function scoreRelevance(goal: string, texts: string[], custom?: RelevanceFn): Promise<number[]> {
+/**
+ * Relevance by the caller's hook (within `timeoutMs`; NaN, infinite or missing scores are an
+ * error the caller turns into a degradation), else lexical BM25.
+ */
+export async function scoreRelevance(goal: string, texts: string[], custom?: RelevanceFn, timeoutMs = DEFAULT_HOOK_TIMEOUT_MS): Promise<number[]> {
   if (!custom) return normalizeScores(lexicalRelevance(goal, texts));
-  const raw = await custom(goal, texts);
-  if (!Array.isArray(raw) || raw.length !== texts.length) {
-    throw new Error(`relevance hook returned ${Array.isArray(raw) ? raw.length : typeof raw} scores for ${texts.length} texts`);
-  }
-  return normalizeScores(raw);
+  const raw = await withTimeout(custom(goal, texts), timeoutMs, 'relevance hook');
+  return normalizeScores(checkedScores(raw, texts.length));
 }

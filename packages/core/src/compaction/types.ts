@@ -55,6 +55,11 @@ export interface CompactOptions {
   /** Relevance backbone; default lexical BM25 over identifier-split terms. */
   relevance?: RelevanceFn;
   /**
+   * Time limit of each summarizeGoal / relevance call in milliseconds (default 30,000; Infinity: none):
+   * a hook past it counts as failed, which compact() notes in `degraded` and works around.
+   */
+  hookTimeoutMs?: number;
+  /**
    * Line pruner for partially kept tool outputs. When given, a tool output the selection keeps
    * only in part is handed to it with the same token allotment; its result is used when it fits.
    */
