@@ -62,6 +62,8 @@ export function greedyMig(
   const fits = (used: number, t: number) => used + t <= Math.min(hard, budget + overshoot * t) + 1e-9;
   const red = candidates.map((u) => redundancy(u, context, sim));
   const taken = new Array<boolean>(candidates.length).fill(false);
+  // A chained unit is available once the unit it extends is taken (here or before: the context).
+  const have = new Set<string>(context.map((u) => u.id));
   const selected: SelectUnit[] = [];
   const scores = new Map<string, MigScore>();
   let used = 0;
@@ -69,12 +71,14 @@ export function greedyMig(
     let best = -1, bestGain = -Infinity;
     for (let i = 0; i < candidates.length; i++) {
       if (taken[i] || !fits(used, candidates[i].tokens)) continue;
+      if (candidates[i].after !== undefined && !have.has(candidates[i].after!)) continue;
       const g = candidates[i].relevance - lambda * red[i];
       if (g > bestGain) { bestGain = g; best = i; }
     }
     if (best < 0 || bestGain < minGain) break;
     const u = candidates[best];
     taken[best] = true;
+    have.add(u.id);
     selected.push(u);
     used += u.tokens;
     scores.set(u.id, { id: u.id, relevance: u.relevance, redundancy: red[best], mig: bestGain });
@@ -210,6 +214,12 @@ export interface PackMigOptions extends MigOptions {
    * (the group rounds to whole units, taking from groups after it). Default 0.5; 0 = strict.
    */
   roundUp?: number;
+  /**
+   * No starvation (default true): after the coarse and fine stages, a unit left out while units of
+   * lower MIG were taken replaces them when dropping them (lowest MIG first) makes it fit. The
+   * allocation shapes the selection; it never costs the best unit its place.
+   */
+  noStarvation?: boolean;
 }
 
 export interface PackMigResult {
@@ -262,18 +272,74 @@ export function packMig(
     if (g) g.used += u.tokens;
   }
   used += fill.used;
-  return { selected: chosen.map((u) => u.id), scores, groups, used, fill: fill.used };
+  const fillUsed = fill.used;
+  if (opts.noStarvation ?? true) used = unstarve(units, chosen, context, scores, budget, used, opts.minGain ?? -Infinity);
+  for (const g of groups) g.used = chosen.filter((u) => u.group === g.group).reduce((a, u) => a + u.tokens, 0);
+  return { selected: chosen.map((u) => u.id), scores, groups, used, fill: fillUsed };
 }
 
-/** Plain relevance packing (task-aware without redundancy): highest relevance first, skip what does not fit. */
-export function packByRelevance(units: readonly SelectUnit[], budget: number): { selected: string[]; used: number } {
+/**
+ * Swap pass: each left-out unit, best MIG first, takes the place of taken units of lower MIG (the
+ * lowest first; only units nothing taken extends) when that makes it fit. Mutates `chosen`.
+ */
+function unstarve(
+  units: readonly SelectUnit[], chosen: SelectUnit[], context: readonly SelectUnit[], scores: Map<string, MigScore>,
+  budget: number, used: number, minGain: number,
+): number {
+  const given = new Set(context.map((u) => u.id));
+  const mig = (u: SelectUnit) => scores.get(u.id)?.mig ?? u.relevance;
+  const out = units.filter((u) => !chosen.includes(u)).sort((a, b) => mig(b) - mig(a));
+  for (const u of out) {
+    if (mig(u) < minGain) break;
+    if (chosen.includes(u)) continue;
+    if (u.after !== undefined && !given.has(u.after) && !chosen.some((c) => c.id === u.after)) continue;
+    const victims: SelectUnit[] = [];
+    let free = budget - used;
+    const pool = new Set(chosen);
+    while (free + 1e-9 < u.tokens) {
+      let worst: SelectUnit | null = null;
+      for (const c of pool) {
+        if (mig(c) >= mig(u) || c.id === u.after) continue;
+        if ([...pool].some((d) => d.after === c.id)) continue; // a taken unit extends it
+        if (!worst || mig(c) < mig(worst)) worst = c;
+      }
+      if (!worst) break;
+      pool.delete(worst);
+      victims.push(worst);
+      free += worst.tokens;
+    }
+    if (free + 1e-9 < u.tokens) continue;
+    for (const v of victims) chosen.splice(chosen.indexOf(v), 1);
+    chosen.push(u);
+    used += u.tokens - victims.reduce((a, v) => a + v.tokens, 0);
+  }
+  return used;
+}
+
+/**
+ * Plain relevance packing (task-aware without redundancy): highest relevance first, skip what does
+ * not fit; a chained unit waits for the one it extends (taken here or given as context).
+ */
+export function packByRelevance(
+  units: readonly SelectUnit[], budget: number, context: readonly SelectUnit[] = [],
+): { selected: string[]; used: number } {
   const order = units.map((_, i) => i).sort((i, j) => units[j].relevance - units[i].relevance || i - j);
   const selected: string[] = [];
+  const have = new Set<string>(context.map((u) => u.id));
   let used = 0;
-  for (const i of order) {
-    if (used + units[i].tokens > budget + 1e-9) continue;
-    selected.push(units[i].id);
-    used += units[i].tokens;
+  // Chained units wait for the unit they extend: rescan until nothing more is taken.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const i of order) {
+      const u = units[i];
+      if (have.has(u.id) || used + u.tokens > budget + 1e-9) continue;
+      if (u.after !== undefined && !have.has(u.after)) continue;
+      selected.push(u.id);
+      have.add(u.id);
+      used += u.tokens;
+      changed = true;
+      break;
+    }
   }
   return { selected, used };
 }

@@ -11,6 +11,11 @@ export interface SelectUnit {
   relevance: number;
   /** Coarse group (message type, turn window, card type …). */
   group: string;
+  /**
+   * Id of a unit this one extends (a longer cut of the same message after a shorter one): it may
+   * be selected only once that unit is. Units form chains; a selection is always a prefix of each chain.
+   */
+  after?: string;
 }
 
 /**

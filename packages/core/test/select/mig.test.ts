@@ -144,4 +144,32 @@ describe('shingleSets', () => {
     expect(s.containment(3, 3)).toBe(1); // shorter than n: the whole text is one shingle
     expect(shingleSets(['', 'a']).containment(0, 1)).toBe(0);
   });
+
+  it('packMig never starves the best unit: a left-out unit replaces lower-MIG ones when that makes it fit', () => {
+    const u = (id: string, group: string, tokens: number, relevance: number, after?: string): SelectUnit =>
+      ({ id, group, tokens, relevance, ...(after ? { after } : {}) });
+    const units = [u('best', 'A', 90, 0.6), u('b1', 'B', 30, 0.5), u('c1', 'C', 30, 0.5)];
+    const none = () => 0;
+    // Three groups of about the same MIG share the budget in thirds: 'best' (90) cannot fit its third.
+    const starved = packMig(units, 100, none, { temperature: 1, noStarvation: false });
+    expect(starved.selected.sort()).toEqual(['b1', 'c1']);
+    const r = packMig(units, 100, none, { temperature: 1 });
+    expect(r.selected).toEqual(['best']);
+    expect(r.used).toBe(90);
+    expect(r.groups.find((g) => g.group === 'A')!.used).toBe(90);
+  });
+
+  it('chained units (after): a longer cut only with the shorter one, in packMig and packByRelevance', () => {
+    const u = (id: string, tokens: number, relevance: number, after?: string): SelectUnit =>
+      ({ id, group: 'g', tokens, relevance, ...(after ? { after } : {}) });
+    const units = [u('m#0', 10, 0.2), u('m#1', 10, 0.9, 'm#0'), u('n#0', 10, 0.5)];
+    expect(packByRelevance(units, 20).selected).toEqual(['n#0', 'm#0']);
+    expect(packByRelevance(units, 30).selected).toEqual(['n#0', 'm#0', 'm#1']);
+    expect(packByRelevance(units, 20, [u('m#0', 0, 0)]).selected).toEqual(['m#1', 'n#0']);
+    // greedy takes n#0 then m#0; the swap pass then gives n#0's place to m#1 (0.9), now available
+    const r = packMig(units, 20, () => 0, {});
+    expect(r.selected).toEqual(['m#0', 'm#1']);
+    expect(packMig(units, 20, () => 0, { noStarvation: false }).selected).toEqual(['n#0', 'm#0']);
+  });
 });
+
