@@ -21,11 +21,11 @@ test('the compaction tab shows the sample transcript, the goal and every block w
   await expect(page.getByTestId('compaction-budget-value')).toHaveText('1500 tok');
   await expect(page.getByTestId('msg-row')).toHaveCount(19);
 
-  // Task-aware + MIG at 1,500 tokens: the README, the export and the plain reads go; the failing
-  // test log, the grep and the full test run stay; the long invoice read is cut to its blocks.
-  expect(await ids(page, 'evicted')).toEqual(['tool-readme', 'tool-export', 'tool-discounts', 'tool-money']);
-  expect(await ids(page, 'pruned')).toEqual(['tool-invoice']);
-  expect(await ids(page, 'kept')).toEqual(expect.arrayContaining(['system', 'user-goal', 'tool-test-focused', 'tool-grep', 'tool-test-all']));
+  // Task-aware + MIG at 1,500 tokens: reads are cut line by line for the goal (Money.rounded stays),
+  // the listing and the export go; the failing test log and the full test run stay.
+  expect(await ids(page, 'evicted')).toEqual(['user-task', 'tool-ls', 'a-read-invoice', 'tool-invoice', 'tool-export']);
+  expect(await ids(page, 'pruned')).toEqual(['tool-readme', 'tool-grep', 'tool-discounts', 'tool-money']);
+  expect(await ids(page, 'kept')).toEqual(expect.arrayContaining(['system', 'user-goal', 'tool-test-focused', 'tool-test-all']));
   // Protected: system prompt, latest user turn, the tail.
   await expect(page.locator('[data-testid="msg-row"][data-id="system"]')).toContainText('kept · system');
   await expect(page.locator('[data-testid="msg-row"][data-id="user-goal"]')).toContainText('kept · latest-user');
@@ -37,7 +37,7 @@ test('the compaction tab shows the sample transcript, the goal and every block w
   await expect(block).toContainText(/red \d\.\d\d/);
   await expect(block).toContainText(/MIG -?\d\.\d\d/);
   await expect(block).toContainText('kept');
-  await expect(page.locator('[data-testid="block-row"][data-block-id="tool-readme#0"]')).toContainText('dropped');
+  await expect(page.locator('[data-testid="block-row"][data-block-id="tool-ls#0"]')).toContainText('dropped');
 
   const before = Number(await page.getByTestId('cmp-tokens-before').innerText());
   expect(before).toBeGreaterThan(2500);
@@ -64,8 +64,8 @@ test('strategy and budget change what is kept, pruned and evicted', async ({ pag
   seq = await seqOf(page);
   await page.getByTestId('strategy-task_aware').check({ force: true });
   await nextCompaction(page, seq);
-  expect(await ids(page, 'evicted')).toEqual(['tool-ls', 'tool-readme', 'tool-invoice', 'tool-export', 'tool-discounts']);
-  expect(await ids(page, 'pruned')).toEqual(['tool-money']);
+  expect(await ids(page, 'evicted')).toEqual(['user-task', 'tool-ls', 'a-read-invoice', 'tool-export', 'tool-discounts']);
+  expect(await ids(page, 'pruned')).toEqual(['tool-readme', 'tool-invoice', 'tool-money']);
   expect(await ids(page, 'kept')).toContain('tool-test-focused');
 
   // Task-aware + MIG with the budget lowered by keyboard in one burst (1,500 → 800): only the last counts.
@@ -76,8 +76,8 @@ test('strategy and budget change what is kept, pruned and evicted', async ({ pag
   await nextCompaction(page, seq);
   await page.waitForTimeout(600);
   await expect(view(page)).toHaveAttribute('data-state', 'done');
-  expect(await ids(page, 'evicted')).toEqual(['tool-ls', 'tool-readme', 'tool-invoice', 'tool-grep', 'tool-discounts', 'tool-test-all']);
-  expect(await ids(page, 'pruned')).toEqual(['tool-export', 'tool-money']);
+  expect(await ids(page, 'evicted')).toEqual(['user-task', 'tool-ls', 'tool-readme', 'a-read-invoice', 'tool-invoice', 'tool-grep', 'tool-discounts']);
+  expect(await ids(page, 'pruned')).toEqual(['tool-export', 'tool-money', 'tool-test-all']);
   expect(await tokensAfter(page)).toBeLessThanOrEqual(800);
 
   // The state is in the URL and a reload reproduces the result.
@@ -117,7 +117,7 @@ test('an evicted output is retrieved by clicking its key', async ({ page }, info
   await shot(page, info);
   await page.getByRole('button', { name: 'Back to the compacted messages' }).click();
   await expect(page.getByTestId('compacted')).toBeVisible();
-  // A pruned output keeps its blocks; its key returns the whole original.
+  // An evicted output's key returns the whole original too.
   await page.getByTestId('key-tool-invoice').click();
   await expect(overflow).toContainText('def _discount_share(self) -> Decimal:');
 });

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Compaction benchmark runner. Build first (`npm run build -w @ctxprune/core`), then:
 //   node packages/core/bench/compaction/run.mjs [--cases /work/data/dev-cases.jsonl] [--pools /work/data/pools]
-//        [--limit N] [--split all|even|odd] [--ratio 4] [--lines] [--json]
-// --lines adds a task_aware_mig variant whose partially kept tool outputs go through the line pruner.
+//        [--limit N] [--split all|even|odd] [--ratio 4] [--json]
+// (Tool outputs are cut line by line by the LaMR pipeline in every scored strategy. The benchmark
+// the README reports is val.mjs: transcripts from repositories outside the dev cases.)
 // CTXPRUNE_DIST points at another build output (default: packages/core/dist).
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -41,15 +42,6 @@ const variants = [
   { name: 'mig', strategy: 'mig' },
   { name: 'task_aware_mig', strategy: 'task_aware_mig' },
 ];
-if (has('lines')) {
-  const pipeline = join(dist, 'prune', 'pipeline.js');
-  if (!existsSync(pipeline)) {
-    console.error('line pruner not built (prune/pipeline.js missing): skipping the --lines variant');
-  } else {
-    const { linePruner } = await import(pathToFileURL(join(dist, 'compaction', 'line-pruner.js')).href);
-    variants.push({ name: 'task_aware_mig + line pruner', strategy: 'task_aware_mig', options: { pruneText: linePruner() } });
-  }
-}
 for (const extra of (flag('variants', '') || '').split(';').filter(Boolean)) {
   // --variants 'name:strategy:{json options};…', for tuning runs
   const [name, strategy, ...rest] = extra.split(':');

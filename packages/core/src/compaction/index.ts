@@ -1,12 +1,15 @@
-export { compact } from './compact.js';
+export { compact, pairsOf } from './compact.js';
+export { compactChat, detectShape } from './chat.js';
+export type { ChatShape, CompactChatResult } from './chat.js';
 export { OverflowStore, readOverflow, overflowKey } from './store.js';
 export type { OverflowEntry } from './store.js';
 export { resolveGoal, goalPrompt, latestUserIndex } from './goal.js';
 export { lexicalRelevance, normalizeScores } from './relevance.js';
-export { splitBlocks, evictedPlaceholder, gapMarker, renderPartial } from './blocks.js';
+export { evictedPlaceholder } from './blocks.js';
+export { cutFooter, pathArgument } from './cuts.js';
 export { validateMessages, validateOptions, parseStrategy } from './validate.js';
 export { COMPACTION_STRATEGIES, GOAL_PROMPT } from './types.js';
 export type {
   Message, Role, CompactionStrategy, CompactOptions, CompactResult, CompactionDump, BlockDump, MessageDump,
-  MessageStatus, GoalRequest, PruneTextFn, RelevanceFn, GroupBy,
+  MessageStatus, GoalRequest, RelevanceFn, GroupBy, ToolCall,
 } from './types.js';

@@ -1,21 +1,34 @@
 /**
  * Agent-history compaction: contracts. A transcript is a list of messages; compaction returns the
  * same list with some bodies replaced by placeholders (evicted) or shortened (pruned), never
- * more tokens than the budget unless the protected messages alone exceed it.
+ * more tokens than the budget unless the pinned messages alone exceed it.
  */
 import type { TokenCounter } from '../text/tokens.js';
+import type { PruneOptions } from '../prune/types.js';
 import type { GroupScore } from '../select/types.js';
 import type { OverflowStore } from './store.js';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+/** One tool call of an assistant message (OpenAI `tool_calls[]`, Anthropic `tool_use` blocks). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** The arguments as JSON text (a `path` / `file_path` argument names the file a result holds). */
+  arguments: string;
+}
 
 export interface Message {
   id: string;
   role: Role;
   content: string;
   toolName?: string;
-  /** Pinned messages are never evicted or pruned. */
+  /** Pinned messages are never evicted or pruned: the only inviolable ones. */
   pinned?: boolean;
+  /** Assistant messages: the tools it calls. Kept, pruned or evicted together with their results. */
+  toolCalls?: ToolCall[];
+  /** Tool messages: the call this is the result of. */
+  toolCallId?: string;
 }
 
 export const COMPACTION_STRATEGIES = ['reactive', 'task_aware', 'mig', 'task_aware_mig'] as const;
@@ -33,9 +46,6 @@ export interface GoalRequest {
   maxTokens: number;
 }
 
-/** Line pruner hook: shorten `text` for `query` to at most `tokens` tokens. */
-export type PruneTextFn = (text: string, query: string, tokens: number) => Promise<{ text: string; keptLines: number[] }>;
-
 /** Relevance hook (the neural backbone's document score): one score per text, higher = more relevant. */
 export type RelevanceFn = (goal: string, texts: string[]) => Promise<number[]>;
 
@@ -46,7 +56,10 @@ export interface CompactOptions {
   strategy?: CompactionStrategy;
   /** Budget in tokens for the whole compacted transcript (sum of message contents). */
   tokens: number;
-  /** The last N messages are never evicted or pruned. Default 2. */
+  /**
+   * The last N messages (with the calls of any result among them) are kept whole while the budget
+   * allows: only when everything older is evicted are they pruned line by line for the goal. Default 2.
+   */
   protectedTail?: number;
   /** A goal given outright (e.g. the transcript's "goal"); takes precedence over the callback. */
   goal?: string;
@@ -60,10 +73,10 @@ export interface CompactOptions {
    */
   hookTimeoutMs?: number;
   /**
-   * Line pruner for partially kept tool outputs. When given, a tool output the selection keeps
-   * only in part is handed to it with the same token allotment; its result is used when it fits.
+   * The line pruner's scorer (LaMR, `prune`): 'lexical' (default), 'neural', 'auto' or an instance.
+   * Messages are cut line by line with the goal as the query, the language from the tool call's path.
    */
-  pruneText?: PruneTextFn;
+  scorer?: PruneOptions['scorer'];
   /** Counts the budget. Default o200k_base. */
   tokenCounter?: TokenCounter;
   /**
@@ -82,17 +95,21 @@ export interface CompactOptions {
   similarity?: 'shingles' | 'terms';
   /** Softmax temperature of the coarse allocation. Default 0.3 (tuned on the even half of the dev cases). */
   temperature?: number;
-  /** Target lines per block when splitting a tool output into units. Default 20 (tuned likewise). */
-  blockLines?: number;
+  /**
+   * The cuts a message offers the selection, as fractions of its tokens: each is the LaMR pruning of
+   * the message to that share (the goal as the query), the last offer is the whole message. Messages
+   * under 100 tokens offer only the whole. Default [0.125, 0.25, 0.5].
+   */
+  levels?: number[];
 }
 
 export type MessageStatus = 'kept' | 'pruned' | 'evicted' | 'protected' | 'omitted';
 
 export interface BlockDump {
-  /** `<messageId>#<n>` */
+  /** `<messageId>#<n>`: the n-th cut of the message (the lines it adds to cut n − 1). */
   id: string;
   messageId: string;
-  /** 1-based inclusive line range inside the message. */
+  /** 1-based inclusive range of the lines this cut adds. */
   lines: [number, number];
   tokens: number;
   relevance: number | null;
@@ -112,8 +129,8 @@ export interface MessageDump {
   tokensBefore: number;
   tokensAfter: number;
   key?: string;
-  /** 'blocks' or 'line-pruner' for pruned messages. */
-  prunedBy?: 'blocks' | 'line-pruner';
+  /** How a pruned message was cut: always the line pruner (LaMR). */
+  prunedBy?: 'line-pruner';
 }
 
 export interface CompactionDump {
@@ -123,6 +140,8 @@ export interface CompactionDump {
   tokensBefore: number;
   tokensAfter: number;
   protectedTokens: number;
+  /** Tokens of the pinned messages (the only ones compaction may not touch). */
+  pinnedTokens: number;
   overBudget: boolean;
   degraded: string[];
   /** The goal the blocks were scored against (null for reactive). */
@@ -152,8 +171,10 @@ export interface CompactResult {
   tokensBefore: number;
   tokensAfter: number;
   budget: number;
-  /** True only when the protected messages alone exceed the budget. */
+  /** True only when the pinned messages alone exceed the budget. */
   overBudget: boolean;
+  /** Why, typed: set exactly when overBudget is (the pinned messages' tokens against the budget). */
+  pinnedOverBudget: { pinnedTokens: number; budget: number } | null;
   degraded: string[];
   dump: CompactionDump;
 }

@@ -11,6 +11,7 @@ function fail(message: string): never {
 export function validateMessages(messages: unknown): asserts messages is Message[] {
   if (!Array.isArray(messages)) fail(`messages must be an array of {id, role, content}, got ${messages === null ? 'null' : typeof messages}`);
   const seen = new Set<string>();
+  const calls = new Set<string>();
   messages.forEach((m: unknown, i) => {
     const at = `messages[${i}]`;
     if (m === null || typeof m !== 'object' || Array.isArray(m)) fail(`${at} must be an object {id, role, content}`);
@@ -24,6 +25,20 @@ export function validateMessages(messages: unknown): asserts messages is Message
     if (typeof r.content !== 'string') fail(`${at}.content must be a string (got ${r.content === null ? 'null' : typeof r.content})`);
     if (r.toolName !== undefined && typeof r.toolName !== 'string') fail(`${at}.toolName must be a string when present`);
     if (r.pinned !== undefined && typeof r.pinned !== 'boolean') fail(`${at}.pinned must be a boolean when present`);
+    if (r.toolCallId !== undefined && (typeof r.toolCallId !== 'string' || r.role !== 'tool')) {
+      fail(`${at}.toolCallId must be a string, on a tool message`);
+    }
+    if (r.toolCalls !== undefined) {
+      if (!Array.isArray(r.toolCalls) || r.role !== 'assistant') fail(`${at}.toolCalls must be an array, on an assistant message`);
+      (r.toolCalls as unknown[]).forEach((c, k) => {
+        const cr = c as Record<string, unknown> | null;
+        if (cr === null || typeof cr !== 'object' || typeof cr.id !== 'string' || cr.id === '' || typeof cr.name !== 'string' || typeof cr.arguments !== 'string') {
+          fail(`${at}.toolCalls[${k}] must be {id, name, arguments} (strings; arguments as JSON text)`);
+        }
+        if (calls.has(cr.id)) fail(`${at}.toolCalls[${k}].id "${String(cr.id)}" is used by an earlier call; call ids must be unique`);
+        calls.add(cr.id);
+      });
+    }
   });
 }
 
@@ -43,7 +58,7 @@ export interface ResolvedOptions {
   turnWindow: number;
   lambda: number;
   temperature: number;
-  blockLines: number;
+  levels: number[];
   similarity: 'shingles' | 'terms';
 }
 
@@ -80,7 +95,10 @@ export function validateOptions(options: unknown): ResolvedOptions {
     fail(`similarity must be "shingles" or "terms", got ${JSON.stringify(o.similarity)}`);
   }
   if (o.goal !== undefined && typeof o.goal !== 'string') fail(`goal must be a string, got ${typeof o.goal}`);
-  for (const fn of ['summarizeGoal', 'relevance', 'pruneText'] as const) {
+  if (o.levels !== undefined && (!Array.isArray(o.levels) || o.levels.some((f) => typeof f !== 'number' || !(f > 0 && f < 1)))) {
+    fail(`levels must be an array of fractions between 0 and 1, got ${JSON.stringify(o.levels)}`);
+  }
+  for (const fn of ['summarizeGoal', 'relevance'] as const) {
     if (o[fn] !== undefined && typeof o[fn] !== 'function') fail(`${fn} must be a function when given`);
   }
   if (o.tokenCounter !== undefined && (o.tokenCounter === null || typeof o.tokenCounter.count !== 'function')) {
@@ -94,7 +112,7 @@ export function validateOptions(options: unknown): ResolvedOptions {
     turnWindow: nonNegInt(o.turnWindow, 'turnWindow', 1, 1),
     lambda: finite(o.redundancyWeight, 'redundancyWeight', 1, false),
     temperature: finite(o.temperature, 'temperature', 0.3, true),
-    blockLines: nonNegInt(o.blockLines, 'blockLines', 20, 1),
+    levels: [...(o.levels ?? [0.125, 0.25, 0.5])].sort((a, b) => a - b),
     similarity: o.similarity ?? 'shingles',
   };
 }

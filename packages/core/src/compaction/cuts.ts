@@ -1,0 +1,72 @@
+/**
+ * Cutting a message line by line with the LaMR pipeline (prune/pipeline.ts): the goal is the
+ * query, the language comes from the tool call's path argument (else from the content), and the
+ * rendered cut ends with one line naming the store key of the whole original. Loaded lazily:
+ * the pipeline pulls in syntax and scoring, which reactive compaction does not need.
+ */
+import { lineCount, splitLines } from '../text/lines.js';
+import type { TokenCounter } from '../text/tokens.js';
+import type { CompactOptions, Message } from './types.js';
+
+export interface Cut {
+  content: string;
+  tokens: number;
+  /** 1-based lines of the original the cut keeps. */
+  keptLines: number[];
+}
+
+export function cutFooter(elided: number, key: string): string {
+  return `[${elided} line${elided === 1 ? '' : 's'} pruned; use read_overflow ${key} to retrieve]`;
+}
+
+/** The file a tool result holds, from its call's arguments (path, file_path, filename, file, target_file). */
+export function pathArgument(args: string | undefined): string | undefined {
+  if (!args) return undefined;
+  let a: unknown;
+  try { a = JSON.parse(args); } catch { return undefined; }
+  if (a === null || typeof a !== 'object') return undefined;
+  const r = a as Record<string, unknown>;
+  for (const k of ['path', 'file_path', 'filePath', 'filename', 'file', 'target_file']) {
+    if (typeof r[k] === 'string' && r[k] !== '') return r[k];
+  }
+  return undefined;
+}
+
+export interface CutContext {
+  counter: TokenCounter;
+  scorer: CompactOptions['scorer'];
+  degraded: string[];
+}
+
+/**
+ * The message cut to at most `allot` tokens (footer included), or null when no cut fits, nothing
+ * would be left out, or the pipeline refuses the text (said once in `degraded`).
+ */
+export async function cutMessage(
+  m: Message, key: string, query: string, allot: number, fileName: string | undefined, ctx: CutContext,
+): Promise<Cut | null> {
+  const n = lineCount(splitLines(m.content));
+  if (n < 2 || allot < 1) return null;
+  const footerCost = ctx.counter.count('\n' + cutFooter(n, key));
+  let tokens = Math.floor(allot - footerCost);
+  const { prune } = await import('../prune/pipeline.js');
+  for (let attempt = 0; attempt < 3 && tokens >= 1; attempt++) {
+    let r;
+    try {
+      r = await prune(m.content, {
+        query, tokens, tokenCounter: ctx.counter,
+        ...(fileName ? { fileName } : {}), ...(ctx.scorer !== undefined ? { scorer: ctx.scorer } : {}),
+      });
+    } catch (e) {
+      const note = `line pruner refused ${m.id} (${e instanceof Error ? e.message : String(e)}): it is kept whole or evicted`;
+      if (!ctx.degraded.includes(note)) ctx.degraded.push(note);
+      return null;
+    }
+    if (r.keptLines.length === 0 || r.keptLines.length >= n) return null;
+    const content = `${r.text}\n${cutFooter(n - r.keptLines.length, key)}`;
+    const t = ctx.counter.count(content);
+    if (t <= allot) return { content, tokens: t, keptLines: r.keptLines };
+    tokens -= t - allot + 1; // tokenizers merge at the join: ask for a little less
+  }
+  return null;
+}
