@@ -41,7 +41,7 @@ const content = fc.oneof(
   fc.constantFrom('Please fix the crash in parse()', 'ok', 'Running tests. <|endoftext|>', 'FAILED test_size - AssertionError', ...ODD),
 );
 const transcript = fc.array(fc.record({ role: fc.constantFrom('user', 'assistant', 'tool', 'tool', 'tool'), content }), { minLength: 2, maxLength: 9 }).map((ms) =>
-  ms.map((m, i): Message => ({ id: `m${i}`, role: m.role as Message['role'], content: m.content, ...(m.role === 'tool' ? { toolName: 'read_file' } : {}) })));
+  ms.map((m, i): Message => ({ id: `m${i}`, role: m.role, content: m.content, ...(m.role === 'tool' ? { toolName: 'read_file' } : {}) })));
 
 const tally = { cases: 0, errors: {} as Record<string, number>, overBudget: 0, refChecked: 0 };
 
@@ -71,7 +71,7 @@ describe(`compact fuzz (seed ${SEED})`, () => {
         const counts = r.messages.map((m) => refCount(m.content));
         if (counts.every((c) => c !== null)) {
           tally.refChecked++;
-          const sum = (counts as number[]).reduce((a, c) => a + c, 0);
+          const sum = counts.reduce((a, c) => a + c, 0);
           expect(sum).toBeLessThanOrEqual(tokens);
           expect(r.tokensAfter).toBeGreaterThanOrEqual(sum);
         }
