@@ -7,3 +7,5 @@ export { packDirectory, loadPackIndex } from './pack/node.js';
 export type { DirectoryIndexOptions } from './pack/node.js';
 export { runPackBench, goldFromCases, packRecall, wholeFilesUntil, bm25PathOrder } from './pack/bench.js';
 export type { PackBenchOptions, PackBenchRow, PackBenchSummary, GoldLines } from './pack/bench.js';
+export { DiskOverflowStore, defaultStateDir, OVERFLOW_KEY } from './compaction/disk-store.js';
+export type { DiskStoreOptions } from './compaction/disk-store.js';

@@ -117,10 +117,10 @@ afterAll(async () => {
 });
 
 describe('ctxprune mcp over stdio', { timeout: 60_000 }, () => {
-  it('lists the four tools with their input schemas', async () => {
+  it('lists the tools with their input schemas', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
-    expect(names).toEqual(['compact_history', 'locate_files', 'read_pruned', 'search_pruned']);
+    expect(names).toEqual(['compact_history', 'locate_files', 'pack_context', 'read_overflow', 'read_pruned', 'search_pruned']);
     const read = tools.find((t) => t.name === 'read_pruned')!;
     expect(Object.keys(read.inputSchema.properties ?? {}).sort()).toEqual(['endLine', 'focus', 'language', 'lineNumbers', 'path', 'ratio', 'startLine', 'tokens']);
     expect(read.inputSchema.required).toEqual(expect.arrayContaining(['path', 'focus']));
@@ -241,7 +241,7 @@ describe('README: agent integrations', () => {
     const c = new Client({ name: 'docs-config', version: '0.0.0' });
     await c.connect(new StdioClientTransport({ command: command === 'node' ? process.execPath : command, args, stderr: 'ignore' }));
     try {
-      expect((await c.listTools()).tools).toHaveLength(4);
+      expect((await c.listTools()).tools).toHaveLength(6);
       const r = (await c.callTool({ name: 'read_pruned', arguments: { path: 'src/limiter.py', focus: 'refill' } })) as { content: Text[] };
       expect(r.content[0].text).toMatch(/^src\/limiter\.py: \[ctxprune: kept/);
     } finally {

@@ -8,6 +8,8 @@ import { own } from '../util/own.js';
 export interface CliIo {
   out: (s: string) => void;
   err: (s: string) => void;
+  /** stdout exactly as given (no newline added); commands fall back to `out` when absent. */
+  raw?: (s: string) => void;
 }
 
 export interface Command {
@@ -20,6 +22,7 @@ const commands: Record<string, () => Promise<Command>> = {
   prune: () => import('./commands/prune.js').then((m) => m.command),
   bench: () => import('./commands/bench.js').then((m) => m.command),
   compact: () => import('./commands/compact.js').then((m) => m.command),
+  overflow: () => import('./commands/overflow.js').then((m) => m.command),
   locate: () => import('./commands/locate.js').then((m) => m.command),
   cards: () => import('./commands/cards.js').then((m) => m.command),
   pack: () => import('./commands/pack.js').then((m) => m.command),
@@ -32,6 +35,7 @@ export function registerCommand(name: string, load: () => Promise<Command>): voi
 
 const stdio: CliIo = {
   out: (s) => process.stdout.write(s.endsWith('\n') ? s : s + '\n'),
+  raw: (s) => process.stdout.write(s),
   err: (s) => process.stderr.write(s.endsWith('\n') ? s : s + '\n'),
 };
 

@@ -1,8 +1,9 @@
 /** `ctxprune compact`: fit an agent transcript into a token budget with one of the strategies. */
 import { CtxpruneError } from '../../errors.js';
-import { compact } from '../../compaction/compact.js';
+import { compactChat } from '../../compaction/chat.js';
+import { DiskOverflowStore } from '../../compaction/disk-store.js';
 import { COMPACTION_STRATEGIES } from '../../compaction/types.js';
-import { parseStrategy, validateMessages } from '../../compaction/validate.js';
+import { parseStrategy } from '../../compaction/validate.js';
 import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
 import { readBoundedText } from '../input.js';
 import type { Command } from '../main.js';
@@ -10,13 +11,13 @@ import type { Command } from '../main.js';
 /** A transcript file is read up to this size (then INPUT_TOO_LARGE). */
 const MAX_TRANSCRIPT_BYTES = 256 << 20;
 
-const usage = `ctxprune compact --in TRANSCRIPT.json|- --strategy ${COMPACTION_STRATEGIES.join('|')} --tokens N [--protected-tail N] [--json]`;
+const usage = `ctxprune compact --in TRANSCRIPT.json|- --strategy ${COMPACTION_STRATEGIES.join('|')} --tokens N [--protected-tail N] [--scorer lexical|neural|auto] [--store DIR] [--json]`;
 
 export const command: Command = {
-  summary: 'compact an agent transcript ({"id","goal"?,"messages":[...]}) to a token budget',
+  summary: 'compact an agent transcript ({"id","goal"?,"messages":[...]}, in ctxprune\'s, OpenAI\'s or Anthropic\'s message shape) to a token budget',
   usage,
   async run(argv, io) {
-    const args = parseArgs(argv, ['json'], ['in', 'strategy', 'tokens', 'protected-tail']);
+    const args = parseArgs(argv, ['json'], ['in', 'strategy', 'tokens', 'protected-tail', 'scorer', 'store']);
     const inPath = stringFlag(args, 'in') ?? args.positionals[0];
     if (!inPath) throw new CtxpruneError('INVALID_OPTION', `--in TRANSCRIPT.json is required\nusage: ${usage}`);
     const strategy = parseStrategy(stringFlag(args, 'strategy') ?? 'reactive');
@@ -35,13 +36,20 @@ export const command: Command = {
     }
     const t = transcript as { id?: unknown; goal?: unknown; messages?: unknown };
     if (t.goal !== undefined && typeof t.goal !== 'string') throw new CtxpruneError('INVALID_OPTION', `"goal" in ${inPath} must be a string`);
-    validateMessages(t.messages);
-    const r = await compact(t.messages, {
+    const scorer = stringFlag(args, 'scorer');
+    const c = await compactChat(t.messages as unknown[], {
       strategy, tokens, ...(protectedTail !== undefined ? { protectedTail } : {}),
-      ...(typeof t.goal === 'string' ? { goal: t.goal } : {}),
+      ...(typeof t.goal === 'string' ? { goal: t.goal } : {}), ...(scorer ? { scorer } : {}),
     });
+    const r = c.result;
+    // --store DIR: the originals of every placeholder, for `ctxprune overflow KEY --store DIR`.
+    const dir = stringFlag(args, 'store');
+    const stored = dir ? { dir, keys: new DiskOverflowStore({ dir }).save(r.store) } : null;
     if (boolFlag(args, 'json')) {
-      io.out(JSON.stringify({ kept: r.kept, pruned: r.pruned, evicted: r.evicted, messages: r.messages, dump: r.dump }, null, 2));
+      io.out(JSON.stringify({
+        kept: r.kept, pruned: r.pruned, evicted: r.evicted, messages: c.messages, dump: r.dump,
+        ...(c.shape !== 'ctxprune' ? { shape: c.shape } : {}), ...(stored ? { store: stored } : {}),
+      }, null, 2));
       return 0;
     }
     const id = typeof t.id === 'string' ? t.id : inPath;
@@ -51,6 +59,7 @@ export const command: Command = {
     io.out(`pruned ${r.pruned.length}: ${r.pruned.join(', ') || '-'}`);
     io.out(`evicted ${r.evicted.length}: ${r.evicted.join(', ') || '-'}`);
     for (const d of r.degraded) io.out(`note: ${d}`);
+    if (stored) io.out(`stored ${stored.keys.length} original(s) in ${stored.dir}: ctxprune overflow KEY --store ${stored.dir}`);
     return 0;
   },
 };
