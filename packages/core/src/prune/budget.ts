@@ -36,6 +36,8 @@ export interface SelectionContext {
    * calibration of one prune; whoever changes `repair` clears it.
    */
   units: Map<number, Unit>;
+  /** Tuned constants (PruneTuning): the packer's cost exponent, and whether packing starts from the Viterbi decode. */
+  tuning?: { costExponent?: number; viterbiStart?: boolean };
 }
 
 /** A line with the repair closure it drags in, sorted, with the reason each line joins for. */
@@ -192,6 +194,7 @@ export function packByValue(ctx: SelectionContext, start: Selection, budget: num
     if (keep[t]) tokens += ctx.costs[t];
     else if (t === 0 || keep[t - 1]) tokens += markerTokens;
   }
+  const costExponent = ctx.tuning?.costExponent ?? COST_EXPONENT;
   const alive = new Uint8Array(units.length).fill(1);
   const accepted: number[] = [];
   for (;;) {
@@ -218,7 +221,7 @@ export function packByValue(ctx: SelectionContext, start: Selection, budget: num
       }
       if (!fresh) { alive[u] = 0; continue; }
       if (tokens + cost > budget) continue;
-      const score = gain / Math.pow(Math.max(cost, 1), COST_EXPONENT);
+      const score = gain / Math.pow(Math.max(cost, 1), costExponent);
       if (score > bestScore) { best = u; bestScore = score; bestCost = cost; }
     }
     if (best < 0) break;
@@ -260,6 +263,7 @@ export function calibrate(ctx: SelectionContext, budget: number, cache: Map<numb
   let lo = -bound, hi = bound;
   const low = selectAt(ctx, lo, cache);
   if (low.estimatedTokens > budget) return null;
+  if (ctx.tuning?.viterbiStart === false) return packByValue(ctx, low, budget, cache);
   let best = low;
   const high = selectAt(ctx, hi, cache);
   if (high.estimatedTokens <= budget) return high;

@@ -6,7 +6,7 @@ import { fuseEmissions, leadingRubric, rubricMarginals, type RubricEmissions } f
 import { CtxpruneError } from '../errors.js';
 import { LexicalScorer } from '../scorers/lexical.js';
 import type { Scorer, ScorerOutput } from '../scorers/types.js';
-import { analyzeByIndent, analyzeTree, detectLanguage, errorRows, lineCommentPrefix, parse, parseLanguageName } from '../syntax/index.js';
+import { analyzeByIndent, analyzeTree, detectLanguage, languageFromFileName, errorRows, lineCommentPrefix, parse, parseLanguageName } from '../syntax/index.js';
 import type { FileStructure, LanguageId } from '../syntax/types.js';
 import { bracketFormat, bracketNesting } from '../text/brackets.js';
 import { markerPrefixForFile } from '../text/elision.js';
@@ -48,6 +48,8 @@ async function resolveSyntax(text: string, lines: string[], opts: PruneOptions, 
   const requested = opts.language;
   if (requested && requested !== 'auto') {
     language = parseLanguageName(requested);
+    // TypeScript in a .tsx file is TSX: its JSX does not parse with the plain TypeScript grammar.
+    if (language === 'typescript' && opts.fileName && languageFromFileName(opts.fileName) === 'tsx') language = 'tsx';
     if (!language) degraded.push(`unknown language "${requested}": pruned line by line without syntax repair`);
   } else {
     language = detectLanguage(opts.fileName, text);
@@ -235,6 +237,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
       : null,
     repairIndex: buildRepairIndex(st, lines, syn.language),
     units: new Map(),
+    tuning: { costExponent: tuning.costExponent, viterbiStart: tuning.viterbiStart !== 0 },
   };
 
   const markerCache = new Map<number, number>();

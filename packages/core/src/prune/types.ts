@@ -24,6 +24,10 @@ export interface PruneTuning {
   maxWholeSpan?: number;
   /** Weight of a bug report's clues on the semantic keep emission, in spreads (default prune/clues.ts CLUE_WEIGHT; 0 = off). */
   clueWeight?: number;
+  /** The packer ranks units by value / cost^costExponent (default prune/budget.ts COST_EXPONENT). */
+  costExponent?: number;
+  /** 1 (default): packing starts from the Viterbi decode at the calibrated bias; 0: from nothing. */
+  viterbiStart?: number;
 }
 
 export interface PruneOptions {

@@ -100,3 +100,12 @@ describe('shimForGrammar: the other constructs the grammar fails on', () => {
     }
   });
 });
+
+describe('TypeScript in a .tsx file', () => {
+  it('is parsed as TSX, so its JSX does not count as errors', async () => {
+    const src = 'export function Card({ title }: { title: string }) {\n  const label = title.trim();\n  return <div className="card">{label}</div>;\n}\n';
+    const r = await prune(src, { query: 'card label', tokens: 40, language: 'typescript', fileName: 'src/Card.tsx' });
+    expect(r.stats.language).toBe('tsx');
+    expect(r.stats.inputParseOk).toBe(true);
+  });
+});
