@@ -115,7 +115,7 @@ test('a changed task changes the cards; typing quickly shows only the last resul
 test('tabs are keyboard accessible and named in the URL', async ({ page }, info) => {
   await openCards(page);
   const tabs = page.getByRole('tablist', { name: 'Playground views' });
-  await expect(tabs.getByRole('tab')).toHaveText(['Line pruning', 'Context cards', 'History compaction']);
+  await expect(tabs.getByRole('tab')).toHaveText(['Line pruning', 'Context cards', 'History compaction', 'Repository pack']);
   await page.getByRole('tab', { name: 'Context cards' }).focus();
   await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('tab', { name: 'History compaction' })).toBeFocused();
@@ -127,6 +127,8 @@ test('tabs are keyboard accessible and named in the URL', async ({ page }, info)
   await expect(page.getByRole('tab', { name: 'Line pruning' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.locator('.monaco-diff-editor')).toBeVisible({ timeout: 60_000 });
   await expect.poll(() => new URL(page.url()).searchParams.get('tab')).toBeNull();
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByRole('tab', { name: 'Repository pack' })).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('ArrowLeft');
   await expect(page.getByRole('tab', { name: 'History compaction' })).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('ArrowLeft');

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { CardsView } from './CardsView';
 import { CompactionView } from './CompactionView';
+import { PackView } from './PackView';
 import { PruningView } from './PruningView';
 import { TABS, readTab, type TabId } from './tabState';
 
@@ -78,6 +79,7 @@ export function App() {
           {visited.has(t.id) && t.id === 'pruning' && <PruningView active={tab === 'pruning'} />}
           {visited.has(t.id) && t.id === 'cards' && <CardsView active={tab === 'cards'} />}
           {visited.has(t.id) && t.id === 'compaction' && <CompactionView active={tab === 'compaction'} />}
+          {visited.has(t.id) && t.id === 'pack' && <PackView active={tab === 'pack'} />}
         </div>
       ))}
     </div>

@@ -8,11 +8,12 @@ import type { CompressionMode, Selector } from '@ctxprune/core/cards/index.ts';
 import type { CompactionStrategy } from '@ctxprune/core/compaction/index.ts';
 import type { CardsParams, CompactParams } from './workbench/types';
 
-export type TabId = 'pruning' | 'cards' | 'compaction';
+export type TabId = 'pruning' | 'cards' | 'compaction' | 'pack';
 export const TABS: { id: TabId; label: string }[] = [
   { id: 'pruning', label: 'Line pruning' },
   { id: 'cards', label: 'Context cards' },
   { id: 'compaction', label: 'History compaction' },
+  { id: 'pack', label: 'Repository pack' },
 ];
 
 export const SELECTORS: readonly Selector[] = ['reference', 'mig'];
