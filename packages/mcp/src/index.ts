@@ -16,7 +16,8 @@ export async function runStdioServer(options: CtxpruneServerOptions): Promise<vo
   console.log = toErr;
   console.info = toErr;
   console.debug = toErr;
-  const server = createCtxpruneServer(options);
+  // prune and compact in worker threads: no request keeps the server from answering the next.
+  const server = createCtxpruneServer({ isolate: true, ...options });
   // Bad or oversized messages are answered and logged; they never close the transport.
   server.server.onerror = (e) => console.error(e instanceof Error ? e.message : String(e));
   // CTXPRUNE_MCP_MAX_MESSAGE_BYTES: the per-message limit (default 64 MiB), for tests and odd clients.

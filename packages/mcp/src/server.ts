@@ -21,6 +21,7 @@ import { makeMatcher } from './matcher.js';
 import { registerOverflowTool } from './overflow.js';
 import { registerPackTool } from './pack.js';
 import { PathRefused, resolveInside } from './paths.js';
+import { createCorePool } from './pool.js';
 import { gaps, lineRange, numberPruned, numberRange, rangeHint, textLines } from './read.js';
 
 export { makeMatcher };
@@ -59,6 +60,11 @@ export interface CtxpruneServerOptions {
   /** 'auto' (default: the neural model when it loads, else lexical, said in each header), 'neural' or 'lexical'. */
   scorer?: 'auto' | 'neural' | 'lexical';
   limits?: Partial<ServerLimits>;
+  /**
+   * Run prune and compact in worker threads (pool.ts), so that no call keeps the server from
+   * answering the next one. runStdioServer sets it; off by default (tests of the tools in-process).
+   */
+  isolate?: boolean;
   /** Where compact_history keeps the originals read_overflow returns (default: core's defaultStateDir()). */
   stateDir?: string;
 }
@@ -123,6 +129,11 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
     }
   }
 
+  // With `isolate`, the heavy calls run in worker threads with their own scorer of the same name.
+  const pool = options.isolate ? createCorePool({ scorer: scorerName }) : null;
+  const runPrune = async (t: string, o: Omit<PruneOptions, 'scorer'>) => (pool ? pool.prune(t, o) : prune(t, { ...o, scorer: await scorer() }));
+  const runCompact = (m: Message[], o: Parameters<typeof compact>[1]) => (pool ? pool.compact(m, o) : compact(m, o));
+
   const budgetOf = (ratio?: number, tokens?: number): Pick<PruneOptions, 'ratio' | 'tokens'> =>
     tokens !== undefined ? { tokens } : { ratio: ratio ?? 4 };
 
@@ -181,12 +192,11 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
         // A range with a focus: prune that range alone (its line numbers stay the file's).
         const input = range ? range.lines.join('\n') + '\n' : raw;
         const offset = range ? range.first - 1 : 0;
-        const r = await prune(input, {
+        const r = await runPrune(input, {
           query: focus,
           ...budgetOf(ratio, tokens),
           fileName: w.rel,
           ...(language ? { language } : {}),
-          scorer: await scorer(),
         });
         const elided = gaps(r.keptLines, r.stats.totalLines, offset);
         const hint = rangeHint(w.rel, elided[0]);
@@ -263,7 +273,6 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
       const head = `[ctxprune: ${count} hit${count === 1 ? '' : 's'} for ${matcher.kind} ${JSON.stringify(pattern)}${matcher.why ? ` (${matcher.why})` : ''} in ${hits.length} file${hits.length === 1 ? '' : 's'} (${files.size} searched)${truncated ? `; stopped at ${limits.maxMatches} hits / ${limits.maxMatchFiles} files, narrow the pattern or path` : ''}]`;
       if (!hits.length) return text(head);
       const perFile = Math.max(60, Math.floor(budget / hits.length));
-      const sc = await scorer();
       const out: string[] = [head];
       let scorerUsed = '';
       for (const h of hits) {
@@ -282,8 +291,8 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
         let kept: number[];
         let note = '';
         try {
-          const r = await prune(h.lines.join('\n'), {
-            query: `${focus}\n${pattern}`, tokens: perFile, fileName: h.path, scorer: sc,
+          const r = await runPrune(h.lines.join('\n'), {
+            query: `${focus}\n${pattern}`, tokens: perFile, fileName: h.path,
           });
           scorerUsed ||= describeScorer(r.stats);
           kept = [...new Set([...r.keptLines, ...h.at])].sort((a, b) => a - b);
@@ -378,7 +387,7 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
       try {
         const msgs = messages as Message[];
         validateMessages(msgs);
-        const r = await compact(msgs, { strategy, tokens, ...(goal ? { goal } : {}) });
+        const r = await runCompact(msgs, { strategy, tokens, ...(goal ? { goal } : {}) });
         const saved = overflow.save(r.store);
         const head =
           `[ctxprune: ${strategy}, ${r.tokensBefore} → ${r.tokensAfter} tokens (budget ${r.budget}${r.overBudget ? ', over budget: the pinned messages alone exceed it' : ''}); ` +

@@ -48,7 +48,7 @@ beforeAll(async () => {
   await link(join(outside, 'secret.txt'), join(root, 'hardlink.py'));
   transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--root', root, '--scorer', 'lexical'], cwd: repo, stderr: 'pipe',
     // 16 MiB per message here (default 64 MiB), so that the over-limit case stays quick.
-    env: { ...process.env, CTXPRUNE_MCP_MAX_MESSAGE_BYTES: String(16 << 20) } as Record<string, string> });
+    env: { ...process.env, CTXPRUNE_MCP_MAX_MESSAGE_BYTES: String(16 << 20) } });
   transport.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
   client = new Client({ name: 'ctxprune-hardening', version: '0.0.0' });
   await client.connect(transport);
@@ -87,6 +87,22 @@ describe('the server keeps answering (#16 items 2, 3)', { timeout: 120_000 }, ()
       code: -32600, message: expect.stringMatching(/request of \d+ bytes is over the server's limit of 16777216 bytes/),
     });
     expect(await answersNext()).toBeLessThan(5_000);
+  });
+
+  it('a heavy call (a 1,000,000-character compact_history) does not keep the server from answering the next call within 5 s', async () => {
+    const body = Array.from({ length: 25_000 }, (_, i) => `    value_${i} = compute_total(items[${i}], weight=${i % 17})  # step ${i}`).join('\n').slice(0, 250_000);
+    const messages = [0, 1, 2, 3].map((i) => ({ id: `m${i}`, role: i === 0 ? 'user' : 'tool', content: body }));
+    const t0 = performance.now();
+    let bigDone = 0;
+    const big = call('compact_history', { messages, strategy: 'reactive', tokens: 1000 }, 300_000).then((r) => { bigDone = performance.now() - t0; return r; });
+    const smallMs = await answersNext();
+    const smallDone = performance.now() - t0;
+    const r = await big;
+    expect(r.text).toMatch(/^\[ctxprune: reactive, \d+ → \d+ tokens \(budget 1000\)/);
+    expect(smallMs).toBeLessThan(5_000);
+    // Where the heavy call is slow (seconds here), the small one was answered first.
+    if (bigDone > smallDone + 1_000) expect(smallDone).toBeLessThan(bigDone);
+    console.log(`heavy compact_history ${bigDone.toFixed(0)} ms; the call sent after it answered in ${smallMs.toFixed(0)} ms`);
   });
 
   it('a message that is not JSON-RPC is answered with an error and does not stop the server', async () => {

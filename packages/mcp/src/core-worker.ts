@@ -1,0 +1,31 @@
+/**
+ * The pool's worker (pool.ts): runs prune / compact for the server off its main thread, with the
+ * scorer the server was started with (resolved here once, the lexical scorer when it cannot load).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { compact, loadDefaultTokenCounter, prune, resolveScorer, type CompactOptions, type Message, type PruneOptions, type Scorer } from '@ctxprune/core';
+
+const name = (workerData as { scorer: 'auto' | 'neural' | 'lexical' }).scorer;
+let sc: Promise<Scorer | 'lexical'> | null = null;
+const scorer = () => (sc ??= name === 'lexical' ? Promise.resolve('lexical' as const) : resolveScorer(name).catch(() => 'lexical' as const));
+
+type Job = { id: number; op: 'warm' } | { id: number; op: 'prune'; text: string; options: PruneOptions } | { id: number; op: 'compact'; messages: Message[]; options: CompactOptions };
+
+parentPort!.on('message', async (job: Job) => {
+  try {
+    let value: unknown = null;
+    if (job.op === 'warm') {
+      await Promise.all([scorer(), loadDefaultTokenCounter()]);
+    } else if (job.op === 'prune') {
+      value = await prune(job.text, { ...job.options, scorer: await scorer() });
+    } else {
+      const r = await compact(job.messages, job.options);
+      // The store is a class: its entries travel, in order, and are put back on the other side.
+      value = { ...r, store: Object.values(r.store.toJSON()) };
+    }
+    parentPort!.postMessage({ id: job.id, ok: true, value });
+  } catch (e) {
+    const err = e as { message?: string; code?: string };
+    parentPort!.postMessage({ id: job.id, ok: false, message: err?.message ?? String(e), code: err?.code });
+  }
+});
