@@ -5,6 +5,8 @@ process.stdout.on('error', (err) => {
   if (err && err.code === 'EPIPE') process.exit(0);
   throw err;
 });
+// This process runs one command and exits: `prune` may tune V8 for that (commands/prune.ts).
+process.env.CTXPRUNE_ONE_SHOT = '1';
 import('../dist/cli/main.js')
   .then((m) => m.main(process.argv.slice(2)))
   .then((code) => { process.exitCode = code ?? 0; })

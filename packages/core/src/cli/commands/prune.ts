@@ -1,21 +1,57 @@
+import v8 from 'node:v8';
 import { CtxpruneError } from '../../errors.js';
 import { elidedRanges, formatRanges } from '../../integrations/focus.js';
 import { prune } from '../../prune/pipeline.js';
-import { resolveScorer } from '../../scorers/registry.js';
+import { availableScorers, resolveScorer } from '../../scorers/registry.js';
+import { loadParser } from '../../syntax/loader.js';
+import { loadDefaultTokenCounter } from '../../text/tokens.js';
 import { describeScorer } from '../../scorers/types.js';
 import { boolFlag, closest, numberFlag, parseArgs, stringFlag } from '../args.js';
 import { MAX_PRUNE_INPUT_BYTES, readBounded } from '../input.js';
 import { decodeUtf8, invalidUtf8Note } from '../../text/utf8.js';
-import { parseLanguageName } from '../../syntax/languages.js';
+import { detectLanguage, parseLanguageName } from '../../syntax/languages.js';
 import { LANGUAGES } from '../../syntax/types.js';
 import type { Command } from '../main.js';
 import { ablationFromArgs, ABLATION_FLAGS, elisionFromArgs } from './shared.js';
 
+/** Start-up stages of one `ctxprune prune` process, in ms (`--timings`; in `--json` as `startup`). */
+export interface StartupTimings {
+  /** From the process's start to the command: node itself and the CLI's modules. */
+  node: number;
+  read: number;
+  /** When each load finished, from the end of the read (they run side by side). */
+  scorer: number;
+  tokenizer: number;
+  grammar: number;
+  /** All loads (the slowest of the three). */
+  loads: number;
+  prune: number;
+  /** Process start to result. */
+  total: number;
+}
+
+const round = (x: number) => Math.round(x * 10) / 10;
+
+/**
+ * V8 settings for a one-shot process: WebAssembly compiled by the baseline compiler only (no
+ * optimizing tier-up, which compiles onnxruntime's 14 MB in the background and holds the exit:
+ * 2.8 → 1.0 s CPU for the neural scorer's start-up), and, for inputs under 256 KB, no optimizing
+ * JavaScript compiler either (its compile costs a short run more than it saves). Same results:
+ * the compilers change speed only. Set by bin/ctxprune.js's process only (CTXPRUNE_ONE_SHOT);
+ * CTXPRUNE_V8_DEFAULTS=1 keeps V8's defaults there too.
+ */
+function oneShotEngineFlags(chars: number): void {
+  // Only in a process of its own (bin/ctxprune.js says so), never in a caller's process.
+  if (process.env.CTXPRUNE_ONE_SHOT !== '1' || process.env.CTXPRUNE_V8_DEFAULTS === '1') return;
+  v8.setFlagsFromString('--liftoff-only');
+  if (chars < 256 * 1024) v8.setFlagsFromString('--no-opt');
+}
+
 export const command: Command = {
   summary: 'prune one file for a query under a token budget',
-  usage: 'ctxprune prune FILE|- --query TEXT (--ratio R | --tokens N) [--language L] [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--json] [--no-repair|--no-dependency|--single-head|--no-gate]',
+  usage: 'ctxprune prune FILE|- --query TEXT (--ratio R | --tokens N) [--language L] [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--json] [--timings] [--no-repair|--no-dependency|--single-head|--no-gate]',
   async run(argv, io) {
-    const args = parseArgs(argv, ['json', ...ABLATION_FLAGS], ['query', 'ratio', 'tokens', 'language', 'scorer', 'elision']);
+    const args = parseArgs(argv, ['json', 'timings', ...ABLATION_FLAGS], ['query', 'ratio', 'tokens', 'language', 'scorer', 'elision']);
     const file = args.positionals[0];
     if (!file) throw new CtxpruneError('INVALID_OPTION', `a FILE (or - for stdin) is required\nusage: ${this.usage}`);
     if (args.positionals.length > 1) throw new CtxpruneError('INVALID_OPTION', `one FILE at a time, got ${args.positionals.length}: ${args.positionals.join(' ')}\nusage: ${this.usage}`);
@@ -30,9 +66,24 @@ export const command: Command = {
       throw new CtxpruneError('INVALID_OPTION', `unknown language "${language}"${hint ? ` (did you mean ${hint}?)` : ''}; known: ${LANGUAGES.join(', ')} (or auto)`);
     }
     // The trained model by default; `auto` falls back to the lexical scorer and says why.
-    const scorer = await resolveScorer(stringFlag(args, 'scorer') ?? 'auto');
+    const scorerName = stringFlag(args, 'scorer') ?? 'auto';
+    if (!availableScorers().includes(scorerName)) await resolveScorer(scorerName); // the INVALID_OPTION, before any I/O
+    const timings = boolFlag(args, 'timings');
+    const t0 = performance.now(); // ms since the process started: node itself and the CLI's modules
     // Invalid UTF-8 is read as U+FFFD, and the result says so (those lines differ from the file).
     const { text, replaced } = decodeUtf8(await readBounded(file, MAX_PRUNE_INPUT_BYTES));
+    const tRead = performance.now();
+    oneShotEngineFlags(text.length);
+    // Everything this file needs loads at once: the scorer (and ORT, for the model), the tokenizer,
+    // and the file's grammar only. Each stage's time is when its load finished.
+    const lang = language !== undefined && language !== 'auto' ? parseLanguageName(language) : detectLanguage(file !== '-' ? file : undefined, text);
+    const since = <T>(p: Promise<T>): Promise<[T, number]> => p.then((v) => [v, performance.now() - tRead]);
+    const [[scorer, scorerMs], [tokenCounter, tokenizerMs], [, grammarMs]] = await Promise.all([
+      since(resolveScorer(scorerName)),
+      since(loadDefaultTokenCounter()),
+      since(lang ? loadParser(lang).catch(() => null) : Promise.resolve(null)), // a failure degrades inside prune()
+    ]);
+    const tLoaded = performance.now();
     const result = await prune(text, {
       query,
       ratio,
@@ -42,11 +93,23 @@ export const command: Command = {
       ablation: ablationFromArgs(args),
       elision: elisionFromArgs(args),
       scorer,
+      tokenCounter,
     });
+    const startup: StartupTimings = {
+      node: round(t0),
+      read: round(tRead - t0),
+      scorer: round(scorerMs),
+      tokenizer: round(tokenizerMs),
+      grammar: round(grammarMs),
+      loads: round(tLoaded - tRead),
+      prune: round(performance.now() - tLoaded),
+      total: 0,
+    };
+    startup.total = round(performance.now());
     const utf8Note = invalidUtf8Note(replaced, file === '-' ? 'stdin' : file);
     if (utf8Note) result.stats.degraded.push(utf8Note);
     if (boolFlag(args, 'json')) {
-      io.out(JSON.stringify(result));
+      io.out(JSON.stringify(timings ? { ...result, startup } : result));
     } else {
       io.out(result.text);
       const s = result.stats;
@@ -56,6 +119,12 @@ export const command: Command = {
           // The markers in the text need not carry line numbers: the ranges are here, off the budget.
           (s.keptLineCount < s.totalLines ? `\nelided lines: ${formatRanges(elidedRanges(result.keptLines, s.totalLines), 40)}` : '') +
           (s.degraded.length ? `\nnote: ${s.degraded.join('; ')}` : ''),
+      );
+    }
+    if (timings) {
+      io.err(
+        `timings (ms): node and modules ${startup.node}, read ${startup.read}, loads in parallel ${startup.loads} ` +
+          `(scorer ${startup.scorer}, tokenizer ${startup.tokenizer}, grammar ${startup.grammar}), prune ${startup.prune}, total ${startup.total}`,
       );
     }
     return 0;
