@@ -9,7 +9,7 @@ import type { ElisionStyle } from '@ctxprune/core/text/elision.ts';
 import { prunedLineLabels } from './lineNumbers';
 import { getPruner, onLoadProgress } from './pruner';
 import { DEFAULT_SAMPLE, SAMPLES, findSample } from './samples';
-import { LAYERS, MAX_URL_CODE_CHARS, clampRatio, readUrlState, writeUrlState, type Layer, type ViewState } from './urlState';
+import { LAYERS, MAX_URL_CODE_CHARS, clampRatio, readUrlState, writeUrlState, type ViewState } from './urlState';
 import { LAYER_INFO, heatmapDecorations, injectHeatmapStyles, layerScale } from './heatmap';
 import { EXTENSION, LANGUAGE_LABELS, MONACO_LANGUAGE } from './languages';
 import { Legend } from './Legend';
@@ -478,7 +478,7 @@ export function PruningView({ active }: { active: boolean }) {
                     name="layer"
                     value={l}
                     checked={state.layer === l}
-                    onChange={() => setState((s) => ({ ...s, layer: l as Layer }))}
+                    onChange={() => setState((s) => ({ ...s, layer: l }))}
                     data-testid={`layer-${l}`}
                   />
                   {l === 'off' ? 'Diff' : l[0].toUpperCase() + l.slice(1)}

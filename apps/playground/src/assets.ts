@@ -21,10 +21,7 @@ import c from 'tree-sitter-c/tree-sitter-c.wasm?url';
 import ortWasm from 'virtual:ort-wasm';
 
 /** The shipped line model, when the checkout has one (a glob: no model, no neural engine, no build error). */
-const models = import.meta.glob('../../../models/ctxprune-lamr.onnx', { query: '?url', import: 'default', eager: true }) as Record<
-  string,
-  string
->;
+const models = import.meta.glob<string>('../../../models/ctxprune-lamr.onnx', { query: '?url', import: 'default', eager: true });
 
 /** Absolute URLs: the worker resolves relative ones against its own script URL, not the page. */
 const abs = (u: string) => new URL(u, document.baseURI).href;

@@ -32,7 +32,7 @@ export function numberPruned(text: string, keptLines: readonly number[], totalLi
     next = line + 1;
   }
   if (next <= totalLines) origin.push(null);
-  return out.map((l, i) => gutter(origin[i] === null || origin[i] === undefined ? null : origin[i]! + offset, width) + l).join('\n');
+  return out.map((l, i) => gutter(origin[i] === null || origin[i] === undefined ? null : origin[i] + offset, width) + l).join('\n');
 }
 
 /** Lines first..last (1-based, inclusive) of `lines`, numbered from `first`. */

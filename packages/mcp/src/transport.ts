@@ -120,7 +120,7 @@ export class LineStdioServerTransport implements Transport {
     }
     const parsed = JSONRPCMessageSchema.safeParse(json);
     if (!parsed.success) {
-      const id = json !== null && typeof json === 'object' && 'id' in json ? (json as { id: unknown }).id : undefined;
+      const id = json !== null && typeof json === 'object' && 'id' in json ? (json).id : undefined;
       this.refuse(typeof id === 'string' || typeof id === 'number' ? id : undefined, ErrorCode.InvalidRequest, 'message is not a JSON-RPC 2.0 message');
       return;
     }
@@ -131,7 +131,7 @@ export class LineStdioServerTransport implements Transport {
   private refuse(id: RequestId | undefined, code: ErrorCode, message: string): void {
     this.onerror?.(new Error(`ctxprune mcp: ${message}${id === undefined ? ' (no request id found: not answered)' : ''}`));
     if (id === undefined || this.closed) return;
-    void this.send({ jsonrpc: '2.0', id, error: { code, message } } as JSONRPCMessage);
+    void this.send({ jsonrpc: '2.0', id, error: { code, message } });
   }
 
   async close(): Promise<void> {

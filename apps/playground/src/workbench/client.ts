@@ -35,7 +35,7 @@ function send(req: Req): Promise<WorkbenchReply> {
   const id = ++nextId;
   return new Promise((resolve) => {
     pending.set(id, resolve);
-    getWorker().postMessage({ ...req, id } as WorkbenchRequest);
+    getWorker().postMessage({ ...req, id });
   });
 }
 
@@ -59,7 +59,7 @@ function useWorkbench<V>(kind: Req['kind'], params: CardsParams | CompactParams,
     const t = setTimeout(() => {
       const mine = ++my.current;
       setRun((r) => ({ ...r, status: r.status === 'starting' ? 'starting' : 'running' }));
-      void send({ kind, params } as Req).then((reply) => {
+      void send({ kind, params }).then((reply) => {
         if (mine !== my.current) return; // a newer request exists: never show this one
         if (reply.ok) setRun((r) => ({ status: 'done', view: reply.view as V, error: null, seq: r.seq + 1, ms: reply.ms }));
         else if (!reply.superseded) setRun((r) => ({ ...r, status: 'error', error: reply.error, seq: r.seq + 1 }));

@@ -56,8 +56,8 @@ export function auditCards(cards: readonly MemoryCard[]): AuditReport {
   let complete = 0, actionable = 0, compressed = 0, withPlaceholder = 0, ratioSum = 0;
   for (const c of cards) {
     const rec = c as unknown as Record<string, unknown>;
-    const missing = CARD_FIELDS.filter((f) => typeof rec[f] !== 'string' || (rec[f] as string).trim() === '');
-    const placeholders = CARD_FIELDS.filter((f) => typeof rec[f] === 'string' && (rec[f] as string).trim() !== '' && isPlaceholder(rec[f] as string));
+    const missing = CARD_FIELDS.filter((f) => typeof rec[f] !== 'string' || (rec[f]).trim() === '');
+    const placeholders = CARD_FIELDS.filter((f) => typeof rec[f] === 'string' && (rec[f]).trim() !== '' && isPlaceholder(rec[f]));
     const act = typeof c.action_hint === 'string' && isActionableHint(c.action_hint);
     const orig = Number(c.original_tokens), comp = Number(c.compressed_tokens);
     const ok = Number.isFinite(orig) && Number.isFinite(comp) && orig > 0 && comp < orig;

@@ -195,7 +195,7 @@ export async function fileUnits(
 
 /** A unit for one caller-supplied memory, rule, strategy, trajectory, failure or api note. */
 export function memoryUnit(m: MemoryInput, index: number, counter: TokenCounter, fallbackType: UnitType, instanceId?: string): ContextUnit {
-  const type = (m.type ?? fallbackType) as UnitType;
+  const type = (m.type ?? fallbackType);
   return {
     id: m.id ?? `${type}:${index}`,
     instanceId,

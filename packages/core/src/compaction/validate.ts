@@ -64,8 +64,11 @@ export interface ResolvedOptions {
 
 /** A bad option value for a message: primitives as String() writes them, objects by kind (not `[object Object]`). */
 function shown(v: unknown): string {
-  if (typeof v === 'object' && v !== null) return Array.isArray(v) ? 'an array' : 'an object';
-  return String(v as string | number | boolean | bigint | symbol | undefined);
+  switch (typeof v) {
+    case 'object': return v === null ? 'null' : Array.isArray(v) ? 'an array' : 'an object';
+    case 'function': return 'a function';
+    default: return String(v);
+  }
 }
 
 function nonNegInt(v: unknown, name: string, dflt: number, min = 0): number {

@@ -95,7 +95,7 @@ export function describePrune(r: PruneResult, readHint: string): string {
 const pickFileName = (args: unknown): string | undefined => {
   if (!args || typeof args !== 'object') return undefined;
   const a = args as Record<string, unknown>;
-  for (const k of ['path', 'file', 'filePath', 'fileName', 'filename']) if (typeof a[k] === 'string') return a[k] as string;
+  for (const k of ['path', 'file', 'filePath', 'fileName', 'filename']) if (typeof a[k] === 'string') return a[k];
   return undefined;
 };
 
@@ -122,7 +122,7 @@ export function withFocus<A extends object, R>(
   const getScorer = () => (scorer ??= Promise.resolve(options.scorer ?? 'lexical').catch(() => 'lexical' as const));
 
   return async (args: A & FocusArgs, ...rest: any[]): Promise<R> => {
-    const { focus, ratio, tokens, ...orig } = (args ?? {}) as A & FocusArgs;
+    const { focus, ratio, tokens, ...orig } = (args ?? {});
     // The original tool never sees our fields (strict schemas would reject them).
     const result = await readTool(orig as A, ...rest);
     if (typeof focus !== 'string' || focus.trim() === '') return result;

@@ -347,7 +347,7 @@ export async function packContext(options: PackContextOptions): Promise<PackCont
     degraded.push(why);
     return {
       text: '', tokens: 0, budget: B, files: [], map: [], ranked: [],
-      stats: { ms: performance.now() - t0, indexMs, rankMs: 0, pruneMs: 0, prunes: 0, poolFiles: ix!.locate.paths.length, excludedFiles: ix!.excluded, tokenizer: counter.name, scorer: sc.name, degraded },
+      stats: { ms: performance.now() - t0, indexMs, rankMs: 0, pruneMs: 0, prunes: 0, poolFiles: ix.locate.paths.length, excludedFiles: ix.excluded, tokenizer: counter.name, scorer: sc.name, degraded },
     };
   };
   if (ix.locate.paths.length === 0) return empty('no files in the pool (tests and binary files are left out)');
@@ -372,13 +372,13 @@ export async function packContext(options: PackContextOptions): Promise<PackCont
   for (const t of termsOf(query)) q.set(t, idf(ix.locate.bm25, t));
   const lineNumbers = !!options.lineNumbers;
   const info = cands.map((path, k) => {
-    const lines = linesOf(ix!, path);
-    const { total, costs } = costsOf(ix!, path, counter);
+    const lines = linesOf(ix, path);
+    const { total, costs } = costsOf(ix, path, counter);
     // Header: path + counts + a few ranges; line numbers: ~2 tokens a line.
     const headCost = counter.count(`### ${path} (kept 100/${lines.length} lines; elided 1-10, 20-30, 40-50)\n\n`);
     const perLine = lineNumbers ? 2 : 0;
     const whole = total + headCost + perLine * lines.length;
-    return { path, k, lines, total, costs, headCost, whole, curve: relevanceCurve(ix!, path, q, costs), perLine };
+    return { path, k, lines, total, costs, headCost, whole, curve: relevanceCurve(ix, path, q, costs), perLine };
   });
   const alloc = new Float64Array(K);
   const step = Math.max(64, Math.round(B / 48));
@@ -425,7 +425,7 @@ export async function packContext(options: PackContextOptions): Promise<PackCont
       if (bodyBudget < 16) return null;
       try {
         prunes++;
-        const r = await prune(ix!.locate.texts[ix!.cache.pathIndex.get(f.path)!], {
+        const r = await prune(ix.locate.texts[ix.cache.pathIndex.get(f.path)!], {
           query, tokens: bodyBudget, fileName: f.path, scorer: sc.prune, tokenCounter: counter, ...(signal ? { signal } : {}),
         });
         keptLines = r.keptLines;

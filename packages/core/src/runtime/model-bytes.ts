@@ -51,7 +51,7 @@ export async function loadAssetBytes(url: string, onProgress?: ProgressCallback,
   const useCache = runtimeConfig.cache && !!caches;
   if (useCache) {
     try {
-      const hit = await (await caches!.open(CACHE_NAME)).match(url);
+      const hit = await (await caches.open(CACHE_NAME)).match(url);
       if (hit) {
         const bytes = new Uint8Array(await hit.arrayBuffer());
         onProgress?.(bytes.length, bytes.length);
@@ -85,7 +85,7 @@ export async function loadAssetBytes(url: string, onProgress?: ProgressCallback,
   // server declared its encoding and the browser already decoded it: gunzip by the magic bytes.
   if (bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = await gunzip(bytes);
   if (useCache) {
-    try { await (await caches!.open(CACHE_NAME)).put(url, new Response(bytes.slice().buffer)); } catch { /* ignore */ }
+    try { await (await caches.open(CACHE_NAME)).put(url, new Response(bytes.slice().buffer)); } catch { /* ignore */ }
   }
   return bytes;
 }

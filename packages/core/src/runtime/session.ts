@@ -33,7 +33,7 @@ function loadOrt(build: OrtBuild, onProgress?: ProgressCallback, signal?: AbortS
     binary.catch(() => undefined);
     const mod = key === 'wasm' ? import('onnxruntime-web/wasm') : import('onnxruntime-web');
     p = Promise.all([mod, binary]).then(([m, bytes]) => {
-      const ort = ((m as unknown as { default?: Ort }).default ?? m) as Ort;
+      const ort = ((m as unknown as { default?: Ort }).default ?? m);
       if (runtimeConfig.wasmThreads > 0) ort.env.wasm.numThreads = runtimeConfig.wasmThreads;
       else if (isNode) ort.env.wasm.numThreads = 1;
     // onnxruntime's warnings (nodes it placed on the CPU, optimisations it skipped) are not errors:

@@ -107,7 +107,7 @@ export function initTreeSitter(): Promise<void> {
         throw new CtxpruneError('GRAMMAR_LOAD_FAILED', `could not load the tree-sitter runtime from ${where}: ${(e as Error).message}`, { cause: e });
       }
       try {
-        await Parser.init({ wasmBinary } as unknown as Parameters<typeof Parser.init>[0]);
+        await Parser.init({ wasmBinary });
       } catch (e) {
         throw new CtxpruneError('GRAMMAR_LOAD_FAILED', `could not start the tree-sitter runtime from ${where}: ${(e as Error).message}`, { cause: e });
       }

@@ -53,7 +53,7 @@ export function buildNesting(root: Node, table: GrammarTable, lines: string[], s
     const ra = find(a), rb = find(b);
     if (ra !== rb) group[Math.max(ra, rb)] = Math.min(ra, rb);
   };
-  const opens: (number[] | undefined)[] = new Array(n);
+  const opens = new Array<number[] | undefined>(n);
   const need = (r: number, opener: number) => {
     if (opener < 0 || r === opener || r >= n) return;
     const list = opens[r];

@@ -405,7 +405,7 @@ class Analyzer {
       const kids = owner.children;
       const id = body.id;
       for (let i = 0; i < kids.length; i++) {
-        if (kids[i]!.id === id) return i > 0 ? kids[i - 1] : null;
+        if (kids[i].id === id) return i > 0 ? kids[i - 1] : null;
       }
     }
     const prev = body.previousSibling;
@@ -491,7 +491,7 @@ class Analyzer {
   private findChild(n: Node, type: string): Node | null {
     const kids = n.children;
     for (let i = 0; i < kids.length; i++) {
-      const k = kids[i]!;
+      const k = kids[i];
       if (typeOf(k) === type) return k;
       if (isEmptyNode(k)) {
         // tree-sitter's nextSibling of a zero-width node may leave the children list: follow it.
@@ -812,7 +812,7 @@ export async function analyzeTreeAsync(
   const RUN = 16;
   for (let i = 0; i < children.length;) {
     let j = Math.min(children.length, i + RUN);
-    while (j < children.length && children[j - 1] && a.t.decorators.has(typeOf(children[j - 1]!))) j++;
+    while (j < children.length && children[j - 1] && a.t.decorators.has(typeOf(children[j - 1]))) j++;
     a.walkChildren(children.slice(i, j), ctx);
     i = j;
     await pause();

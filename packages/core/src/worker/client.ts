@@ -108,7 +108,7 @@ export function createPrunerClient(opts: PrunerClientOptions = {}): PrunerClient
       new Worker(opts.workerUrl ?? new URL('./prune.worker.js', import.meta.url), {
         type: 'module',
         name: 'ctxprune-pruner',
-      }) as unknown as WorkerLike);
+      }));
 
   let worker: WorkerLike | null = null;
   let api: Remote<PrunerWorkerApi> | null = null;
@@ -143,8 +143,8 @@ export function createPrunerClient(opts: PrunerClientOptions = {}): PrunerClient
       (ev as { preventDefault?: () => void })?.preventDefault?.();
       crashed(describeCrash(ev));
     };
-    w.addEventListener('error', onCrash as EventListener);
-    w.addEventListener('messageerror', onCrash as EventListener);
+    w.addEventListener('error', onCrash);
+    w.addEventListener('messageerror', onCrash);
     worker = w;
     api = wrap<PrunerWorkerApi>(w);
     ready = opts.onProgress ? api.init(opts.init ?? {}, proxy(opts.onProgress)) : api.init(opts.init ?? {});
@@ -172,8 +172,8 @@ export function createPrunerClient(opts: PrunerClientOptions = {}): PrunerClient
     const remote = api!;
     const call = (): Promise<WorkerReply<unknown>> =>
       p.kind === 'prune'
-        ? (remote.prune(p.text, p.options, p.id) as Promise<WorkerReply<unknown>>)
-        : (remote.countTokens(p.text) as Promise<WorkerReply<unknown>>);
+        ? (remote.prune(p.text, p.options, p.id))
+        : (remote.countTokens(p.text));
     ready!
       .then(call)
       .then(
@@ -237,7 +237,7 @@ export function createPrunerClient(opts: PrunerClientOptions = {}): PrunerClient
         text,
         options: wire,
         attempts: 0,
-        resolve: resolve as (v: unknown) => void,
+        resolve: resolve,
         reject,
         cleanup: () => signal?.removeEventListener('abort', onAbort),
       };

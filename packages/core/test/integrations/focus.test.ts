@@ -126,7 +126,7 @@ describe('withFocus', { timeout: 30_000 }, () => {
 
   it('runs the docs example: a Vercel AI SDK tool() whose execute is the wrapped read', async () => {
     // Same shape as `import { tool } from 'ai'`: tool() returns its definition; the agent calls execute(args, options).
-    const tool = <T extends { description: string; inputSchema: z.ZodTypeAny; execute: (args: any, options: any) => Promise<unknown> }>(t: T): T => t;
+    const tool = <T extends { description: string; inputSchema: z.ZodTypeAny; execute: (args: never, options: never) => Promise<unknown> }>(t: T): T => t;
     // --- README (Agent integrations) example (with `dir` for the project root) ---
     const readFileTool = tool({
       description: 'Read a file. Pass `focus` (what you need from it) to get only the lines that matter.',
@@ -138,7 +138,7 @@ describe('withFocus', { timeout: 30_000 }, () => {
     });
     // --- end of the example ---
     const args = readFileTool.inputSchema.parse({ path: 'limiter.py', focus: 'Retry-After parsing' });
-    const out = (await readFileTool.execute(args, { toolCallId: 'call-1', messages: [] })) as string;
+    const out = (await readFileTool.execute(args, { toolCallId: 'call-1', messages: [] }));
     expect(out).toMatch(/^\[ctxprune: kept/);
     expect(out).toContain('def parse_retry_after(value):');
     expect(await readFileTool.execute(readFileTool.inputSchema.parse({ path: 'limiter.py' }), { toolCallId: 'call-2', messages: [] })).toBe(SOURCE);

@@ -33,7 +33,7 @@ function parseMemories(text: string, path: string): MemoryInput[] {
     }
     const strs = (k: string) => (Array.isArray(o[k]) ? (o[k] as unknown[]).filter((x): x is string => typeof x === 'string') : undefined);
     out.push({
-      content: o.content as string,
+      content: o.content,
       ...(typeof o.id === 'string' ? { id: o.id } : {}),
       ...(o.type !== undefined ? { type: o.type as MemoryInput['type'] } : {}),
       ...(typeof o.title === 'string' ? { title: o.title } : {}),
