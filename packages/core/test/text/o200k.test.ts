@@ -31,7 +31,7 @@ beforeAll(async () => {
   ref = new Tiktoken(o200kRanks);
   tk = buildO200k(o200kRanks.bpe_ranks);
   counter = await loadDefaultTokenCounter();
-});
+}, 60_000);
 
 /** Checks one text; returns whether it was held to equality. */
 function check(s: string, failures: string[]): boolean {
@@ -105,7 +105,7 @@ describe('o200k_base counter vs js-tiktoken', () => {
     }
     expect(texts).toBeGreaterThan(500);
     expect(failures).toEqual([]);
-  });
+  }, 60_000);
 
   it('this repository\'s core sources, exact', () => {
     const failures: string[] = [];
@@ -113,7 +113,7 @@ describe('o200k_base counter vs js-tiktoken', () => {
     expect(files.length).toBeGreaterThan(50);
     for (const f of files) check(readFileSync(f, 'utf8'), failures);
     expect(failures).toEqual([]);
-  });
+  }, 60_000);
 
   const dev = join(ROOT, 'data/dev-cases.jsonl');
   it.skipIf(!existsSync(dev))('the dev files and queries (data/dev-cases.jsonl), exact', () => {
@@ -149,7 +149,7 @@ describe('o200k_base counter vs js-tiktoken', () => {
     expect(exact).toBeGreaterThan(2000);
     expect(bounded).toBeGreaterThan(50);
     expect(failures).toEqual([]);
-  });
+  }, 60_000);
 
   it('seeded random strings over a mixed alphabet: never under, exact off the three characters', () => {
     const rnd = mulberry32(16);
@@ -164,7 +164,7 @@ describe('o200k_base counter vs js-tiktoken', () => {
     }
     expect(exact).toBeGreaterThan(3500);
     expect(failures).toEqual([]);
-  });
+  }, 60_000);
 
   it('long pieces (the heap merge) give the same ids as the reference', () => {
     const rnd = mulberry32(7);
@@ -220,7 +220,7 @@ describe('o200k_base counter vs js-tiktoken', () => {
     expect(o200kFromTable(shifted.subarray(1)).encode('hello world')).toEqual([24912, 2375]);
     expect(() => o200kFromTable(bin.subarray(0, bin.length - 1))).toThrow(/truncated/);
     expect(() => o200kFromTable(new Uint8Array(64))).toThrow(/not a rank table/);
-  });
+  }, 60_000);
 
   it('special-token strings count as text, never throw', () => {
     for (const s of ['<|endoftext|>', 'a<|endofprompt|>b', '<|endoftext|>'.repeat(50)]) {
@@ -244,7 +244,7 @@ describe('o200k_base counter vs js-tiktoken', () => {
       }
       expect([...costs]).toEqual([...want]);
     }
-  });
+  }, 60_000);
 
   it('a run of one character is no longer quadratic: 1 MB of each counts in seconds', () => {
     for (const c of ['A', 'a', ' ', '=', '\n', '0', '中', '😀', 'e\u0301', ' \n']) {

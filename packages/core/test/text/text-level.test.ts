@@ -49,13 +49,13 @@ describe('CR-only line endings', () => {
     const r = await prune(text, { query: 'size', ratio: 1, scorer: 'lexical' });
     expect(r.text).toBe(text);
     expect(r.keptLines).toEqual(PY_LINES.map((_, i) => i + 1));
-  });
+  }, 60_000);
   it('mixed endings: a lone CR inside a CRLF or LF file stays inside its line, byte for byte', async () => {
     const lines = PY_LINES.map((l, i) => (i % 3 === 0 ? l + '\r' : i === 7 ? l + '\rtail' : l));
     const r = await prune(lines.join('\n'), { query: 'file size in bytes', ratio: 2, scorer: 'lexical', language: 'python' });
     expect(r.stats.totalLines).toBe(lines.length);
     expectVerbatim(r.text.split('\n'), lines, r.keptLines);
-  });
+  }, 60_000);
 });
 
 describe('a marker never copies a huge indent', () => {

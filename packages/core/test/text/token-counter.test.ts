@@ -74,30 +74,30 @@ describe('a custom tokenCounter is checked (#16 item 10)', () => {
       const e = await rejection(prune(PY, { query: 'size', ratio: 2, scorer: 'lexical', tokenCounter: c }));
       expect(e.code).toBe('INVALID_OPTION');
       expect(e.message).toContain(`tokenCounter ${c.name}`);
-    });
+    }, 60_000);
     it(`compact: ${what} → INVALID_OPTION`, async () => {
       const ms: Message[] = [{ id: 'u', role: 'user', content: 'hello there' }, { id: 't', role: 'tool', content: PY }];
       const e = await rejection(compact(ms, { tokens: 10, tokenCounter: c }));
       expect(e.code).toBe('INVALID_OPTION');
-    });
+    }, 60_000);
   }
   it('a counter whose count fails only on some texts still fails typed', async () => {
     const sometimes: TokenCounter = { name: 'late', count: (t) => (t.includes('# …') || t.length < 40 ? NaN : Math.ceil(t.length / 4)) };
     const e = await rejection(prune(PY, { query: 'size', ratio: 3, scorer: 'lexical', tokenCounter: sometimes }));
     expect(e.code).toBe('INVALID_OPTION');
-  });
+  }, 60_000);
   it('bad lineCosts output is INVALID_OPTION', async () => {
     const c: TokenCounter = { name: 'lc', count: (t) => Math.ceil(t.length / 4), lineCosts: (_t, lines) => ({ total: NaN, costs: new Float64Array(lines.length) }) };
     expect((await rejection(prune(PY, { query: 'size', ratio: 2, scorer: 'lexical', tokenCounter: c }))).code).toBe('INVALID_OPTION');
     const short: TokenCounter = { name: 'lc2', count: (t) => Math.ceil(t.length / 4), lineCosts: () => ({ total: 3, costs: new Float64Array(1) }) };
     expect((await rejection(prune(PY, { query: 'size', ratio: 2, scorer: 'lexical', tokenCounter: short }))).code).toBe('INVALID_OPTION');
-  });
+  }, 60_000);
   it('not a counter at all', async () => {
     for (const c of [null, {}, { count: 3 }, 'o200k']) {
       expect((await rejection(prune(PY, { query: 'size', tokenCounter: c as never }))).code).toBe('INVALID_OPTION');
       expect(() => checkedCounter(c)).toThrow(CtxpruneError);
     }
-  });
+  }, 60_000);
   it('a good counter passes through unchanged', async () => {
     const words: TokenCounter = { name: 'words', count: (t) => t.split(/\s+/).filter(Boolean).length };
     const r = await prune(PY, { query: 'size', ratio: 2, scorer: 'lexical', tokenCounter: words });
@@ -105,5 +105,5 @@ describe('a custom tokenCounter is checked (#16 item 10)', () => {
     expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);
     expect(checkedCounter(words).count('a b c')).toBe(3);
     expect(checkedCounter(words).count('')).toBe(0);
-  });
+  }, 60_000);
 });
