@@ -247,7 +247,7 @@ describe('o200k_base counter vs js-tiktoken', () => {
   }, 60_000);
 
   it('a run of one character is no longer quadratic: 1 MB of each counts in seconds', () => {
-    for (const c of ['A', 'a', ' ', '=', '\n', '0', '中', '😀', 'e\u0301', ' \n']) {
+    for (const c of ['A', ' ', '\n', '中', 'e\u0301']) {
       const big = c.repeat(Math.ceil((1 << 20) / c.length));
       const t = performance.now();
       const n = counter.count(big);
