@@ -28,10 +28,10 @@ export function goldFromCases(text: string): GoldLines {
   text.split('\n').forEach((line, i) => {
     if (!line.trim()) return;
     let o: Record<string, unknown>;
-    try { o = JSON.parse(line); } catch { throw new CtxpruneError('INVALID_OPTION', `cases line ${i + 1} is not JSON`); }
+    try { o = JSON.parse(line) as Record<string, unknown>; } catch { throw new CtxpruneError('INVALID_OPTION', `cases line ${i + 1} is not JSON`); }
     if (typeof o.instance_id !== 'string' || typeof o.path !== 'string' || !Array.isArray(o.gold_lines)) return;
     let m = out.get(o.instance_id);
-    if (!m) out.set(o.instance_id, (m = new Map()));
+    if (!m) out.set(o.instance_id, (m = new Map<string, number[]>()));
     m.set(o.path, (o.gold_lines as unknown[]).filter((x): x is number => typeof x === 'number'));
   });
   return out;
