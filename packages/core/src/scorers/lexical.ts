@@ -10,7 +10,7 @@ import { crfParams } from '../crf/chain.js';
 import { RUBRICS } from '../crf/rubrics.js';
 import { type FileStructure, LineKind } from '../syntax/types.js';
 import { termsOf } from '../text/identifiers.js';
-import { buildBm25Index, bm25Scores } from './bm25.js';
+import { type Bm25Index, bm25Scores } from './bm25.js';
 import type { Scorer, ScorerInput, ScorerOutput } from './types.js';
 
 /** Knobs of the lexical scorer; defaults were chosen on the dev cases (see README: benchmark). */
@@ -105,9 +105,7 @@ export class LexicalScorer implements Scorer {
     const out = new Float64Array(n);
     let rawMax = 0;
     if (queryTerms.length === 0 || n === 0) return { evidence: out, rawMax };
-    const docs = new Array<string[]>(n);
-    for (let i = 0; i < n; i++) docs[i] = st.kind[i] === LineKind.Blank ? [] : termsOf(lines[i]);
-    const raw = bm25Scores(buildBm25Index(docs), queryTerms);
+    const raw = bm25Scores(lineIndex(lines, st, new Set(queryTerms)), queryTerms);
 
     // Spread along the file: a relevant line makes its neighbours likely relevant.
     const kern = this.opts.kernel;
@@ -187,6 +185,36 @@ export class LexicalScorer implements Scorer {
     for (const w of words) if (STRUCTURAL_QUERY_WORDS.has(w)) hits++;
     return Math.min(1, hits / Math.max(3, words.length / 4));
   }
+}
+
+/**
+ * The BM25 index of the lines (blank lines are empty documents) with postings for `terms` only:
+ * BM25 reads no other posting, so the scores equal those of the full index (buildBm25Index)
+ * without building a posting for every identifier of the file.
+ */
+function lineIndex(lines: string[], st: FileStructure, terms: Set<string>): Bm25Index {
+  const n = lines.length;
+  const postings: Bm25Index['postings'] = new Map();
+  const docLen = new Float64Array(n);
+  const buf: string[] = [];
+  const local = new Map<string, number>();
+  let total = 0;
+  for (let d = 0; d < n; d++) {
+    if (st.kind[d] === LineKind.Blank) continue;
+    buf.length = 0;
+    termsOf(lines[d], buf);
+    docLen[d] = buf.length;
+    total += buf.length;
+    local.clear();
+    for (const t of buf) if (terms.has(t)) local.set(t, (local.get(t) ?? 0) + 1);
+    for (const [t, f] of local) {
+      let p = postings.get(t);
+      if (!p) postings.set(t, (p = { docs: [], freqs: [] }));
+      p.docs.push(d);
+      p.freqs.push(f);
+    }
+  }
+  return { docCount: n, avgLen: n ? total / n : 0, docLen, postings };
 }
 
 /** For each line, the header line of its innermost enclosing definition (function/class), or -1. */

@@ -51,6 +51,27 @@ export function identifierParts(word: string): string[] {
   return parts;
 }
 
+/** Terms of one word, memoised: the same identifiers recur on every line of a file. */
+const wordTerms = new Map<string, readonly string[]>();
+const MAX_CACHED_WORDS = 50_000;
+
+function termsOfWord(w: string): readonly string[] {
+  let terms = wordTerms.get(w);
+  if (terms === undefined) {
+    const parts = identifierParts(w);
+    const out: string[] = [];
+    if (parts.length > 1) {
+      const whole = parts.join('');
+      if (!STOPWORDS.has(whole)) out.push(whole);
+    }
+    // Numbers of two digits or more are kept: error codes, ports, limits are often what a query names.
+    for (const p of parts) if (p.length >= 2 && !STOPWORDS.has(p)) out.push(p);
+    if (wordTerms.size >= MAX_CACHED_WORDS) wordTerms.clear();
+    wordTerms.set(w, (terms = out));
+  }
+  return terms;
+}
+
 /**
  * Terms of a text: each identifier's parts (≥ 2 chars, not stopwords) and, for compound
  * identifiers, the whole lowercased identifier.
@@ -61,13 +82,8 @@ export function termsOf(text: string, out: string[] = []): string[] {
   while ((m = WORD_RE.exec(text))) {
     const w = m[0];
     if (w.length > 64) continue;
-    const parts = identifierParts(w);
-    if (parts.length > 1) {
-      const whole = parts.join('');
-      if (!STOPWORDS.has(whole)) out.push(whole);
-    }
-    // Numbers of two digits or more are kept: error codes, ports, limits are often what a query names.
-    for (const p of parts) if (p.length >= 2 && !STOPWORDS.has(p)) out.push(p);
+    const terms = termsOfWord(w);
+    for (let i = 0; i < terms.length; i++) out.push(terms[i]);
   }
   return out;
 }
