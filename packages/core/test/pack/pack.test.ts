@@ -93,7 +93,7 @@ function expectByteIdentical(r: PackContextResult, files: Map<string, string>, n
   }
 }
 
-describe('packContext', () => {
+describe('packContext', { timeout: 60_000 }, () => {
   it('puts the file the task is about first, excludes tests, and keeps its lines verbatim', async () => {
     const files = repo();
     const r = await packContext({ files, task: 'transfer() raises InsufficientFunds but the target was already credited; withdraw should run first', tokens: 600 });
@@ -275,7 +275,7 @@ describe('speed', () => {
   }, 60_000);
 });
 
-describe('ctxprune pack', () => {
+describe('ctxprune pack', { timeout: 60_000 }, () => {
   const io = () => {
     const out: string[] = [], err: string[] = [];
     return { io: { out: (s: string) => out.push(s), err: (s: string) => err.push(s) }, out, err };
