@@ -15,7 +15,7 @@ import {
   validateMessages, type Message, type PruneOptions, type Scorer,
 } from '@ctxprune/core';
 import { readTree } from '@ctxprune/core/node';
-import { describePrune, elidedRanges, formatRanges } from '@ctxprune/core/integrations';
+import { describePrune, formatRanges } from '@ctxprune/core/integrations';
 import { binaryReason, hardLinkReason } from './files.js';
 import { makeMatcher } from './matcher.js';
 import { registerOverflowTool } from './overflow.js';
@@ -80,6 +80,17 @@ function bound(s: string, max: number): string {
 function printable(s: string): string {
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '\ufffd');
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+/** A note for the header when the file is not valid UTF-8: its invalid bytes were read as U+FFFD (#16 item 12). */
+function invalidUtf8Note(rel: string, buf: Uint8Array): string {
+  try {
+    strictUtf8.decode(buf);
+    return '';
+  } catch {
+    return ` [ctxprune: ${rel} is not valid UTF-8: invalid bytes read as U+FFFD, so those lines differ from the file]`;
+  }
 }
 
 export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer {
@@ -207,6 +218,7 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
               ? `[ctxprune: kept ${r.stats.keptLineCount}/${r.stats.totalLines} lines (${r.stats.originalTokens} → ${r.stats.outputTokens} tokens, scorer ${describeScorer(r.stats)}); elided ${r.stats.totalLines - r.stats.keptLineCount} lines: ${formatRanges(elided)}; ${hint}]`
               : `[ctxprune: nothing elided; ${r.stats.totalLines} lines, ${r.stats.outputTokens} tokens]`);
         }
+        header += invalidUtf8Note(w.rel, buf);
         const body = numbered ? numberPruned(r.text, r.keptLines, r.stats.totalLines, offset) : r.text;
         return text(bound(`${header}\n${body}`, limits.maxOutputChars));
       } catch (e) {
@@ -404,5 +416,3 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
 
   return server;
 }
-
-export { elidedRanges };
