@@ -11,7 +11,7 @@ const scorer = () => (sc ??= name === 'lexical' ? Promise.resolve('lexical' as c
 
 type Job = { id: number; op: 'warm' } | { id: number; op: 'prune'; text: string; options: PruneOptions } | { id: number; op: 'compact'; messages: Message[]; options: CompactOptions };
 
-parentPort!.on('message', async (job: Job) => {
+async function run(job: Job): Promise<void> {
   try {
     let value: unknown = null;
     if (job.op === 'warm') {
@@ -28,4 +28,6 @@ parentPort!.on('message', async (job: Job) => {
     const err = e as { message?: string; code?: string };
     parentPort!.postMessage({ id: job.id, ok: false, message: err?.message ?? String(e), code: err?.code });
   }
-});
+}
+
+parentPort!.on('message', (job: Job) => { void run(job); });

@@ -10,9 +10,9 @@ import { CtxpruneError } from '../errors.js';
 
 export interface Checkpoint {
   /** Throw ABORTED when the signal has fired (cheap; no yield). */
-  check(): void;
-  /** check(), and yield a macrotask when `sliceMs` of work has passed since the last yield. */
-  pause(): Promise<void>;
+  check: () => void;
+  /** check(), and yield a macrotask when `sliceMs` of work has passed since the last yield (a function: pass it around). */
+  pause: () => Promise<void>;
 }
 
 const yieldMacrotask: () => Promise<void> = (() => {
@@ -35,7 +35,7 @@ export function checkpoint(signal: AbortSignal | undefined, sliceMs = 10): Check
   };
   return {
     check,
-    async pause() {
+    pause: async () => {
       check();
       if (performance.now() - last < sliceMs) return;
       await yieldMacrotask();
