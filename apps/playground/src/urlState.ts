@@ -3,7 +3,7 @@
  * when it is small and not a sample; a large paste keeps the link to its settings.
  */
 import type { ElisionStyle } from '@ctxprune/core/text/elision.ts';
-import type { EngineChoice } from '@ctxprune/core/worker/protocol.ts';
+import { ENGINE_CHOICES, type EngineChoice } from '@ctxprune/core/worker/protocol.ts';
 
 export type Layer = 'semantic' | 'dependency' | 'gate' | 'keep' | 'off';
 export const LAYERS: Layer[] = ['semantic', 'dependency', 'gate', 'keep', 'off'];
@@ -25,7 +25,6 @@ export interface ViewState {
 /** Code longer than this (characters) is not put in the URL. */
 export const MAX_URL_CODE_CHARS = 4000;
 
-const ENGINES: EngineChoice[] = ['auto', 'webgpu', 'wasm', 'lexical'];
 const ELISIONS: ElisionStyle[] = ['bare', 'compact', 'verbose'];
 
 function toBase64Url(text: string): string {
@@ -66,7 +65,7 @@ export function readUrlState(search: string): Partial<ViewState> {
   const t = Number(p.get('tokens'));
   if (p.has('tokens') && Number.isFinite(t) && t > 0) out.tokens = Math.floor(t);
   const e = p.get('engine') as EngineChoice | null;
-  if (e && ENGINES.includes(e)) out.engine = e;
+  if (e && ENGINE_CHOICES.includes(e)) out.engine = e;
   const m = p.get('markers') as ElisionStyle | null;
   if (m && ELISIONS.includes(m)) out.elision = m;
   const l = p.get('layer') as Layer | null;

@@ -31,8 +31,3 @@ export function capWords(text: string, max = 28): string {
   if (words.length <= max) return words.join(' ');
   return words.slice(0, max).join(' ') + ' …';
 }
-
-export function wordCount(text: string): number {
-  const t = text.trim();
-  return t ? t.split(/\s+/).length : 0;
-}

@@ -29,10 +29,6 @@ const commands: Record<string, () => Promise<Command>> = {
   mcp: () => import('./commands/mcp.js').then((m) => m.command),
 };
 
-export function registerCommand(name: string, load: () => Promise<Command>): void {
-  commands[name] = load;
-}
-
 const stdio: CliIo = {
   out: (s) => process.stdout.write(s.endsWith('\n') ? s : s + '\n'),
   raw: (s) => process.stdout.write(s),

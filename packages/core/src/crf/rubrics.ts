@@ -2,7 +2,7 @@
  * LaMR's multi-rubric layer: K rubric heads, each a CRF with its own transitions, fused by a
  * per-line mixture-of-experts gate g ∈ Δ^{K-1}: e_fused[t] = Σ_k g[t,k] · E_k[t].
  */
-import { type CrfParams, marginals, viterbi } from './chain.js';
+import { type CrfParams, marginals } from './chain.js';
 
 export const RUBRICS = ['semantic', 'dependency'] as const;
 export type RubricName = (typeof RUBRICS)[number];
@@ -86,8 +86,4 @@ export function rubricMarginals(r: RubricEmissions, fused: Float64Array, keepBia
     heads: r.heads.map((E, k) => marginals(E, r.headCrfs[k]).keep),
     fused: marginals(fused, r.fusedCrf, keepBias).keep,
   };
-}
-
-export function decodeFused(r: RubricEmissions, fused: Float64Array, keepBias: number, out?: Uint8Array): Uint8Array {
-  return viterbi(fused, r.fusedCrf, keepBias, out).path;
 }

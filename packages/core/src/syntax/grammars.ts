@@ -37,13 +37,9 @@ export interface GrammarTable {
   decoratorLine: RegExp | null;
   /** Blocks close with the keyword `end`. */
   endKeyword: boolean;
-  /** Identifier regex for lexical use extraction. */
-  ident: RegExp;
 }
 
 const S = (...xs: string[]) => new Set(xs);
-const IDENT = /[A-Za-z_][A-Za-z0-9_]*/g;
-const IDENT_JS = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 
 const jsBase = (): GrammarTable => ({
   comments: S('comment', 'html_comment'),
@@ -66,7 +62,6 @@ const jsBase = (): GrammarTable => ({
   varDecls: S('lexical_declaration', 'variable_declaration', 'type_alias_declaration', 'public_field_definition', 'field_definition'),
   decoratorLine: /^@/,
   endKeyword: false,
-  ident: IDENT_JS,
 });
 
 const TABLES: Record<LanguageId, GrammarTable> = {
@@ -86,7 +81,6 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     varDecls: S('expression_statement'),
     decoratorLine: /^@/,
     endKeyword: false,
-    ident: IDENT,
   },
   typescript: jsBase(),
   tsx: jsBase(),
@@ -108,7 +102,6 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     varDecls: S('var_declaration', 'const_declaration'),
     decoratorLine: null,
     endKeyword: false,
-    ident: IDENT,
   },
   rust: {
     comments: S('line_comment', 'block_comment'),
@@ -129,7 +122,6 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     varDecls: S('const_item', 'static_item', 'type_item'),
     decoratorLine: /^#!?\[/,
     endKeyword: false,
-    ident: IDENT,
   },
   java: {
     comments: S('line_comment', 'block_comment'),
@@ -152,7 +144,6 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     varDecls: S('field_declaration', 'constant_declaration'),
     decoratorLine: /^@(?!interface\b)/,
     endKeyword: false,
-    ident: IDENT,
   },
   c: {
     comments: S('comment'),
@@ -170,7 +161,6 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     varDecls: S('declaration', 'preproc_def', 'preproc_function_def', 'type_definition', 'field_declaration'),
     decoratorLine: /^\[\[/,
     endKeyword: false,
-    ident: IDENT,
   },
   cpp: {
     comments: S('comment'),
@@ -191,7 +181,6 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     varDecls: S('declaration', 'preproc_def', 'preproc_function_def', 'type_definition', 'field_declaration', 'alias_declaration'),
     decoratorLine: /^\[\[/,
     endKeyword: false,
-    ident: IDENT,
   },
   csharp: {
     comments: S('comment'),
@@ -215,7 +204,6 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     varDecls: S('field_declaration', 'event_field_declaration', 'delegate_declaration'),
     decoratorLine: /^\[/,
     endKeyword: false,
-    ident: IDENT,
   },
   ruby: {
     comments: S('comment'),
@@ -233,7 +221,6 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     varDecls: S('assignment'),
     decoratorLine: null,
     endKeyword: true,
-    ident: IDENT,
   },
   php: {
     comments: S('comment'),
@@ -254,7 +241,6 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     varDecls: S('const_declaration', 'property_declaration', 'expression_statement'),
     decoratorLine: /^#\[/,
     endKeyword: false,
-    ident: IDENT,
   },
 };
 
