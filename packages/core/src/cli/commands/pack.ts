@@ -24,10 +24,10 @@ async function read(path: string): Promise<string> {
 }
 
 async function scorerFrom(name: string | undefined) {
-  // Lexical by default: the ranking's document score runs over ~50 files, and the lexical
-  // scorer keeps a 1,000-file pack within seconds; --scorer auto|neural prunes with the model.
-  if (name === undefined || name === 'lexical') return 'lexical' as const;
-  return resolveScorer(name);
+  // As prune and bench: the trained model by default (auto: lexical where it cannot run). The
+  // ranking's document score stays lexical either way (locate's measured default).
+  if (name === 'lexical') return 'lexical' as const;
+  return resolveScorer(name ?? 'auto');
 }
 
 const fmt = (xs: number[]) => xs.map((x) => x.toFixed(3)).join('  ');
