@@ -1,11 +1,11 @@
 /**
- * The playground's demo transcript (apps/playground/src/samples/transcript.ts): `tool-money` holds
+ * The playground's demo transcript (src/samples/transcript.ts; Vite-only imports, so tested here): `tool-money` holds
  * Money.rounded, exactly what the goal asks and the read with the highest MIG; the per-group
  * allocation used to evict it while a directory listing (MIG 0.32) stayed.
  */
 import { describe, expect, it } from 'vitest';
-import { compact } from '../../src/compaction/compact.js';
-import { TRANSCRIPT } from '../../../../apps/playground/src/samples/transcript.js';
+import { compact } from '@ctxprune/core/compaction/compact.ts';
+import { TRANSCRIPT } from '../src/samples/transcript';
 
 describe('playground demo transcript', { timeout: 120_000 }, () => {
   it('task_aware_mig at the default budget (1500) keeps Money.rounded; the best block is not starved', async () => {

@@ -3,7 +3,7 @@ import { auditCards, isActionableHint, isPlaceholder } from '../../src/cards/aud
 import type { MemoryCard } from '../../src/cards/memory-cards.js';
 
 const card = (i: number, over: Partial<MemoryCard> = {}): MemoryCard => ({
-  id: `c${i}`, unitId: `u${i}`, type: 'symbol',
+  id: `c${i}`, unitId: `u${i}`, type: 'symbol', title: 'prepare_content_length',
   trigger: 'When the issue mentions Content-Length on GET',
   evidence: "self.headers['Content-Length'] = '0' is set for every body",
   action_hint: 'Inspect prepare_content_length in requests/models.py',
