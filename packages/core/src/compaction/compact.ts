@@ -468,29 +468,68 @@ async function scored(
   }
 
   // Top-up: what the selection left unused goes to the messages whose next cut was left out, best
-  // first — each is cut again to its current size plus the leftover (one more LaMR run).
+  // first — each is cut again to its current size plus the leftover (one more LaMR run). When the
+  // leftover is short of that next cut, cuts of lower priority from other messages give way (the
+  // swap pass of packMig, on a continuous size: the goal's file grows by what they held).
+  const applyMsg = (i: number): void => {
+    const k = levelOf(i);
+    const cuts = offers.get(i)!.cuts;
+    states[i] = k < 0 ? { kind: 'evicted' } : k === cuts.length - 1 ? { kind: 'full' } : { kind: 'cut', cut: cuts[k] };
+    const c = callOfResult.get(i);
+    if (c !== undefined) states[c] = states[i].kind === 'evicted' ? { kind: 'evicted' } : { kind: 'full' };
+  };
+  const grown = new Set<number>();
   let leftover = limit - mine.reduce((a, i) => a + cost(i), 0);
   const next = units
     .filter((u) => !chosen.has(u.id) && !givenIds.has(u.id) && (u.after === undefined || chosen.has(u.after) || givenIds.has(u.after)))
-    .filter((u) => !fused.has(u.msg))
     .sort((a, b) => priority(b) - priority(a));
   for (const u of next) {
-    if (leftover < 8) break;
     const i = u.msg;
     const s = states[i];
-    if (s.kind === 'full') continue;
+    if (s.kind === 'full' || grown.has(i)) continue;
+    // Give way: taken cuts of other messages, lower priority, nothing taken extends them, lowest first.
+    const victims: U[] = [];
+    let room = leftover;
+    const leaves = units
+      .filter((v) => v.msg !== i && !grown.has(v.msg) && chosen.has(v.id) && priority(v) < priority(u))
+      .sort((a, b) => priority(a) - priority(b));
+    for (const v of leaves) {
+      if (room >= u.tokens) break;
+      if (units.some((w) => w.after === v.id && chosen.has(w.id) && !victims.includes(w))) continue;
+      victims.push(v);
+      room += v.tokens;
+    }
+    if (room < Math.min(u.tokens, 8)) continue;
+    if (room < u.tokens && victims.length === 0 && leftover < 8) continue;
+    const before = new Map<number, State>();
+    const touched = new Set(victims.map((v) => v.msg));
+    for (const j of touched) {
+      before.set(j, states[j]);
+      const c = callOfResult.get(j);
+      if (c !== undefined) before.set(c, states[c]);
+    }
+    for (const v of victims) chosen.delete(v.id);
+    for (const j of touched) applyMsg(j);
+    const free = limit - mine.reduce((a, k) => a + cost(k), 0);
     const cur = cost(i);
     const callExtra = s.kind === 'evicted' && callOfResult.has(i) ? ctx.tokens[callOfResult.get(i)!] - ctx.placeholderCost[callOfResult.get(i)!] : 0;
-    const allot = cur + leftover - callExtra;
+    const allot = cur + free - callExtra;
+    let ok = false;
     if (allot >= ctx.tokens[i]) {
-      if (ctx.tokens[i] - cur + callExtra > leftover) continue;
       states[i] = { kind: 'full' };
+      ok = true;
     } else {
       const c = await cutMessage(messages[i], ctx.keys[i], goal, allot, ctx.pairs.fileOf.get(i), ctx.cut);
-      if (!c || c.tokens <= cur) continue;
-      states[i] = { kind: 'cut', cut: c };
+      // Worth it only if the message gains at least what the victims lose.
+      if (c && c.tokens > cur && c.tokens - cur >= free - leftover) { states[i] = { kind: 'cut', cut: c }; ok = true; }
+    }
+    if (!ok) {
+      for (const v of victims) chosen.add(v.id);
+      for (const [j, st] of before) states[j] = st;
+      continue;
     }
     if (callExtra) states[callOfResult.get(i)!] = { kind: 'full' };
+    grown.add(i);
     leftover = limit - mine.reduce((a, k) => a + cost(k), 0);
   }
 
