@@ -9,7 +9,7 @@
  */
 import { CtxpruneError } from '../errors.js';
 import { compact } from './compact.js';
-import type { CompactOptions, CompactResult, Message, Role } from './types.js';
+import type { CompactOptions, CompactResult, Message } from './types.js';
 
 export type ChatShape = 'ctxprune' | 'openai' | 'anthropic';
 
