@@ -7,7 +7,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createCtxpruneServer } from '../src/server.js';
 
-const PY = ['import os', '', 'def size(path):', '    return os.path.getsize(path)', '', ...Array.from({ length: 30 }, (_, i) => `def f${i}(x):\n    return x + ${i}\n`)].join('\n');
+const PY = [
+  'import os',
+  '',
+  'def size(path):',
+  '    return os.path.getsize(path)',
+  '',
+  ...Array.from({ length: 30 }, (_, i) => `def f${i}(x):\n    return x + ${i}\n`),
+].join('\n');
 
 let root: string;
 let client: Client;

@@ -44,7 +44,7 @@ function o200kPattern(ws: string, s: string): RegExp {
 }
 
 /** tiktoken's (Rust) pre-tokenizer. */
-const SPLIT_RUST = o200kPattern(WS, "[sS\\u017f]");
+const SPLIT_RUST = o200kPattern(WS, '[sS\\u017f]');
 /** The JavaScript ports' (gpt-tokenizer, js-tiktoken): `\s` of ECMAScript (built when first needed). */
 let splitJs: RegExp | null = null;
 const SPLIT_JS = (): RegExp => (splitJs ??= o200kPattern('\\s', '[sS]'));
@@ -104,7 +104,9 @@ export function serializeRankTable(bpeRanks: string): Uint8Array {
 export function o200kFromTable(bin: Uint8Array): O200k {
   const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
   if (bin.length < 24 || bin[0] !== 0x4f || bin[1] !== 0x32 || bin[2] !== 0x4b || bin[3] !== 0x31) throw new Error('o200k: not a rank table');
-  const size = dv.getUint32(4, true), nBytes = dv.getUint32(8, true), nSlots = dv.getUint32(12, true);
+  const size = dv.getUint32(4, true),
+    nBytes = dv.getUint32(8, true),
+    nSlots = dv.getUint32(12, true);
   const lensAt = 24;
   const slotsAt = (lensAt + size + 3) & ~3;
   const bytesAt = slotsAt + nSlots * 4;
@@ -118,9 +120,10 @@ export function o200kFromTable(bin: Uint8Array): O200k {
   t.bytes = bin.subarray(bytesAt, bytesAt + nBytes);
   // Little-endian hosts (all current JS engines) view the slots in place when aligned.
   const abs = bin.byteOffset + slotsAt;
-  t.slots = abs % 4 === 0 && new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
-    ? new Int32Array(bin.buffer, abs, nSlots)
-    : Int32Array.from({ length: nSlots }, (_, i) => dv.getInt32(slotsAt + i * 4, true));
+  t.slots =
+    abs % 4 === 0 && new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
+      ? new Int32Array(bin.buffer, abs, nSlots)
+      : Int32Array.from({ length: nSlots }, (_, i) => dv.getInt32(slotsAt + i * 4, true));
   t.mask = nSlots - 1;
   return new O200kImpl(t);
 }
@@ -184,7 +187,10 @@ const B64 = /* @__PURE__ */ (() => {
  * the number of ranks (a rank no line names has no bytes).
  */
 function decodeRankList(s: string, bytes: Uint8Array, offs: Uint32Array): number {
-  let pos = 0, o = 0, rank = 0, size = 0;
+  let pos = 0,
+    o = 0,
+    rank = 0,
+    size = 0;
   const n = s.length;
   while (pos < n) {
     // Line header: tag, then the first rank.
@@ -199,10 +205,15 @@ function decodeRankList(s: string, bytes: Uint8Array, offs: Uint32Array): number
       for (;;) {
         const c0 = s.charCodeAt(pos);
         if (pos >= n || c0 === 32 || c0 === 10) break;
-        const a = B64[c0], b = B64[s.charCodeAt(pos + 1)];
-        const c = B64[s.charCodeAt(pos + 2)], d = B64[s.charCodeAt(pos + 3)];
+        const a = B64[c0],
+          b = B64[s.charCodeAt(pos + 1)];
+        const c = B64[s.charCodeAt(pos + 2)],
+          d = B64[s.charCodeAt(pos + 3)];
         bytes[o++] = (a << 2) | (b >> 4);
-        if (c >= 0) { bytes[o++] = ((b & 15) << 4) | (c >> 2); if (d >= 0) bytes[o++] = ((c & 3) << 6) | d; }
+        if (c >= 0) {
+          bytes[o++] = ((b & 15) << 4) | (c >> 2);
+          if (d >= 0) bytes[o++] = ((c & 3) << 6) | d;
+        }
         pos += 4;
       }
       offs[++rank] = o;
@@ -218,7 +229,8 @@ function decodeRankList(s: string, bytes: Uint8Array, offs: Uint32Array): number
 function fillSlots(bytes: Uint8Array, offs: Uint32Array, size: number, slots: Int32Array, mask: number): number {
   let maxLen = 0;
   for (let r = 0; r < size; r++) {
-    const a = offs[r], b = offs[r + 1];
+    const a = offs[r],
+      b = offs[r + 1];
     if (b === a) continue; // a hole in the ranks
     if (b - a > maxLen) maxLen = b - a;
     let h = hash(bytes, a, b) & mask;
@@ -240,20 +252,26 @@ function utf8(s: string, a: number, b: number, out: Uint8Array): number {
   for (let i = a; i < b; i++) {
     let c = s.charCodeAt(i);
     if (c < 0x80) out[o++] = c;
-    else if (c < 0x800) { out[o++] = 0xc0 | (c >> 6); out[o++] = 0x80 | (c & 63); }
-    else {
+    else if (c < 0x800) {
+      out[o++] = 0xc0 | (c >> 6);
+      out[o++] = 0x80 | (c & 63);
+    } else {
       if (c >= 0xd800 && c <= 0xdfff) {
         const d = i + 1 < b ? s.charCodeAt(i + 1) : 0;
         if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
           const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-          out[o++] = 0xf0 | (cp >> 18); out[o++] = 0x80 | ((cp >> 12) & 63);
-          out[o++] = 0x80 | ((cp >> 6) & 63); out[o++] = 0x80 | (cp & 63);
+          out[o++] = 0xf0 | (cp >> 18);
+          out[o++] = 0x80 | ((cp >> 12) & 63);
+          out[o++] = 0x80 | ((cp >> 6) & 63);
+          out[o++] = 0x80 | (cp & 63);
           i++;
           continue;
         }
         c = 0xfffd;
       }
-      out[o++] = 0xe0 | (c >> 12); out[o++] = 0x80 | ((c >> 6) & 63); out[o++] = 0x80 | (c & 63);
+      out[o++] = 0xe0 | (c >> 12);
+      out[o++] = 0x80 | ((c >> 6) & 63);
+      out[o++] = 0x80 | (c & 63);
     }
   }
   return o;
@@ -274,7 +292,9 @@ class O200kImpl implements O200k {
 
   constructor(private readonly table: RankTable) {}
 
-  get vocabularySize(): number { return this.table.size; }
+  get vocabularySize(): number {
+    return this.table.size;
+  }
 
   tokenBytes(rank: number): Uint8Array {
     return this.table.bytes.subarray(this.table.offs[rank], this.table.offs[rank + 1]);
@@ -289,14 +309,19 @@ class O200kImpl implements O200k {
 
   encode(text: string): number[] {
     const out: number[] = [];
-    this.walk(SPLIT_RUST, text, () => true, (_start, n, bytesLen, ends) => {
-      let prev = 0;
-      for (let k = 0; k < n; k++) {
-        const e = ends ? ends[k] : bytesLen;
-        out.push(this.table.rank(this.buf, prev, e));
-        prev = e;
-      }
-    });
+    this.walk(
+      SPLIT_RUST,
+      text,
+      () => true,
+      (_start, n, bytesLen, ends) => {
+        let prev = 0;
+        for (let k = 0; k < n; k++) {
+          const e = ends ? ends[k] : bytesLen;
+          out.push(this.table.rank(this.buf, prev, e));
+          prev = e;
+        }
+      },
+    );
     return out;
   }
 
@@ -306,24 +331,35 @@ class O200kImpl implements O200k {
     if (DIFFERS.test(text) && this.countWith(SPLIT_JS(), text) > this.countWith(SPLIT_RUST, text)) re = SPLIT_JS();
     let total = 0;
     // Only a piece holding a line break can charge tokens to two lines.
-    this.walk(re, text, (piece) => piece.includes('\n'), (start, n, _bytesLen, ends, piece) => {
-      total += n;
-      if (n === 1 || !ends) { for (let k = 0; k < n; k++) onToken(start); return; }
-      // Map each token's starting byte back to the UTF-16 index of the character holding it.
-      let byte = 0, ci = 0, k = 0, tokStart = 0;
-      while (k < n) {
-        while (ci < piece.length) {
-          const c = piece.charCodeAt(ci);
-          const pair = c >= 0xd800 && c <= 0xdbff && ci + 1 < piece.length && (piece.charCodeAt(ci + 1) & 0xfc00) === 0xdc00;
-          const w = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
-          if (byte + w > tokStart) break;
-          byte += w;
-          ci += pair ? 2 : 1;
+    this.walk(
+      re,
+      text,
+      (piece) => piece.includes('\n'),
+      (start, n, _bytesLen, ends, piece) => {
+        total += n;
+        if (n === 1 || !ends) {
+          for (let k = 0; k < n; k++) onToken(start);
+          return;
         }
-        onToken(start + ci);
-        tokStart = ends[k++];
-      }
-    });
+        // Map each token's starting byte back to the UTF-16 index of the character holding it.
+        let byte = 0,
+          ci = 0,
+          k = 0,
+          tokStart = 0;
+        while (k < n) {
+          while (ci < piece.length) {
+            const c = piece.charCodeAt(ci);
+            const pair = c >= 0xd800 && c <= 0xdbff && ci + 1 < piece.length && (piece.charCodeAt(ci + 1) & 0xfc00) === 0xdc00;
+            const w = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
+            if (byte + w > tokStart) break;
+            byte += w;
+            ci += pair ? 2 : 1;
+          }
+          onToken(start + ci);
+          tokStart = ends[k++];
+        }
+      },
+    );
     return total;
   }
 
@@ -351,14 +387,25 @@ class O200kImpl implements O200k {
    * Calls back per piece with its token count and, when `needEnds(piece)` and the piece has more
    * than one token, each token's end byte (else null).
    */
-  private walk(re: RegExp, text: string, needEnds: (piece: string) => boolean, each: (start: number, n: number, bytesLen: number, ends: Int32Array | null, piece: string) => void): void {
+  private walk(
+    re: RegExp,
+    text: string,
+    needEnds: (piece: string) => boolean,
+    each: (start: number, n: number, bytesLen: number, ends: Int32Array | null, piece: string) => void,
+  ): void {
     re.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = re.exec(text)) !== null) {
       const piece = m[0];
-      if (!needEnds(piece)) { each(m.index, this.pieceCount(piece), -1, null, piece); continue; }
+      if (!needEnds(piece)) {
+        each(m.index, this.pieceCount(piece), -1, null, piece);
+        continue;
+      }
       const len = this.encodePiece(piece);
-      if (len <= 1 || this.table.rank(this.buf, 0, len) >= 0) { each(m.index, len === 0 ? 0 : 1, len, null, piece); continue; }
+      if (len <= 1 || this.table.rank(this.buf, 0, len) >= 0) {
+        each(m.index, len === 0 ? 0 : 1, len, null, piece);
+        continue;
+      }
       const n = this.merge(len, true);
       each(m.index, n, len, this.starts.subarray(0, n), piece);
     }
@@ -378,22 +425,33 @@ class O200kImpl implements O200k {
   }
 
   private mergeScan(len: number, wantEnds: boolean): number {
-    const t = this.table, buf = this.buf;
+    const t = this.table,
+      buf = this.buf;
     // parts: starts[0..n] with starts[n] = len; pairRank[i] = rank of parts i and i+1.
-    if (this.starts.length < len + 2) { this.starts = new Int32Array(len + 2); this.pairRank = new Int32Array(len + 2); }
-    const st = this.starts, pr = this.pairRank;
+    if (this.starts.length < len + 2) {
+      this.starts = new Int32Array(len + 2);
+      this.pairRank = new Int32Array(len + 2);
+    }
+    const st = this.starts,
+      pr = this.pairRank;
     let n = len;
     for (let i = 0; i <= len; i++) st[i] = i;
     for (let i = 0; i < n - 1; i++) pr[i] = t.rank(buf, i, i + 2);
     for (;;) {
-      let best = -1, bestRank = 0x7fffffff;
+      let best = -1,
+        bestRank = 0x7fffffff;
       for (let i = 0; i < n - 1; i++) {
         const r = pr[i];
-        if (r >= 0 && r < bestRank) { bestRank = r; best = i; }
+        if (r >= 0 && r < bestRank) {
+          bestRank = r;
+          best = i;
+        }
       }
       if (best < 0) break;
       // Merge parts best and best+1.
-      for (let i = best + 1; i < n; i++) { st[i] = st[i + 1]; }
+      for (let i = best + 1; i < n; i++) {
+        st[i] = st[i + 1];
+      }
       for (let i = best + 1; i < n - 1; i++) pr[i] = pr[i + 1];
       n--;
       if (best > 0) pr[best - 1] = best + 1 <= n ? t.rank(buf, st[best - 1], st[best + 1]) : -1;
@@ -404,7 +462,8 @@ class O200kImpl implements O200k {
   }
 
   private mergeHeap(len: number, wantEnds: boolean): number {
-    const t = this.table, buf = this.buf;
+    const t = this.table,
+      buf = this.buf;
     // Parts are a linked list over byte positions: a part starts at p and ends at next[p].
     const next = new Int32Array(len + 1);
     const prev = new Int32Array(len + 1);
@@ -413,7 +472,10 @@ class O200kImpl implements O200k {
     // lowest rank pops first and, among equal ranks, the leftmost pair (as tiktoken's scan).
     let heap: Float64Array<ArrayBuffer> = new Float64Array(len + 16);
     let hn = 0;
-    for (let p = 0; p <= len; p++) { next[p] = p + 1; prev[p] = p - 1; }
+    for (let p = 0; p <= len; p++) {
+      next[p] = p + 1;
+      prev[p] = p - 1;
+    }
     for (let p = 0; p < len - 1; p++) {
       const r = t.rank(buf, p, p + 2);
       cur[p] = r;

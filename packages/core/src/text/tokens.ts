@@ -34,7 +34,9 @@ async function loadO200k(): Promise<O200k> {
       const fs = await import('node:fs/promises');
       const tk = m.o200kFromTable(new Uint8Array(await fs.readFile(new URL(RANK_TABLE, import.meta.url))));
       if (selfCheck(tk)) return tk;
-    } catch { /* no built table here: parse the module */ }
+    } catch {
+      /* no built table here: parse the module */
+    }
   }
   const ranks = await import('js-tiktoken/ranks/o200k_base');
   const tk = m.buildO200k(ranks.default.bpe_ranks);
@@ -44,8 +46,13 @@ async function loadO200k(): Promise<O200k> {
 
 function selfCheck(tk: O200k): boolean {
   const same = (a: number[], b: number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
-  return tk.vocabularySize === 199_998 && same(tk.encode('hello world'), [24912, 2375]) && same(tk.encode(' \u0085x'), [220, 126, 227, 87]) &&
-    same(tk.encode('\ufeffimport os'), [5574, 561, 1994]) && tk.count('A'.repeat(100)) === 13;
+  return (
+    tk.vocabularySize === 199_998 &&
+    same(tk.encode('hello world'), [24912, 2375]) &&
+    same(tk.encode(' \u0085x'), [220, 126, 227, 87]) &&
+    same(tk.encode('\ufeffimport os'), [5574, 561, 1994]) &&
+    tk.count('A'.repeat(100)) === 13
+  );
 }
 
 /** o200k_base, loaded on first use (its rank table is a few MB; browsers fetch it lazily). */
@@ -88,7 +95,10 @@ export function checkedCounter(counter: unknown): TokenCounter {
   const name = typeof c.name === 'string' ? c.name : 'custom';
   const check = (n: unknown, what: string): number => {
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
-      throw new CtxpruneError('INVALID_OPTION', `tokenCounter ${name}: ${what} returned ${typeof n === 'number' ? String(n) : typeof n}; a token count must be a non-negative integer`);
+      throw new CtxpruneError(
+        'INVALID_OPTION',
+        `tokenCounter ${name}: ${what} returned ${typeof n === 'number' ? String(n) : typeof n}; a token count must be a non-negative integer`,
+      );
     }
     return n;
   };
@@ -102,7 +112,11 @@ export function checkedCounter(counter: unknown): TokenCounter {
   };
   const checked: TokenCounter = {
     name,
-    count: (text) => check(call('count', () => c.count(text)), 'count'),
+    count: (text) =>
+      check(
+        call('count', () => c.count(text)),
+        'count',
+      ),
   };
   if (typeof c.lineCosts === 'function') {
     const lineCosts = c.lineCosts.bind(c);
@@ -112,7 +126,8 @@ export function checkedCounter(counter: unknown): TokenCounter {
         throw new CtxpruneError('INVALID_OPTION', `tokenCounter ${name}: lineCosts must return { total, costs: Float64Array(lines.length) }`);
       }
       check(r.total, 'lineCosts total');
-      for (const v of r.costs) if (!Number.isFinite(v) || v < 0) throw new CtxpruneError('INVALID_OPTION', `tokenCounter ${name}: lineCosts gave a line cost of ${v}`);
+      for (const v of r.costs)
+        if (!Number.isFinite(v) || v < 0) throw new CtxpruneError('INVALID_OPTION', `tokenCounter ${name}: lineCosts gave a line cost of ${v}`);
       return r;
     };
   }

@@ -19,7 +19,9 @@ import { CtxpruneError } from '../../src/errors.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SAMPLES = join(HERE, '../fixtures/samples');
-const FILES = readdirSync(SAMPLES).sort().map((f) => ({ name: f, text: readFileSync(join(SAMPLES, f), 'utf8') }));
+const FILES = readdirSync(SAMPLES)
+  .sort()
+  .map((f) => ({ name: f, text: readFileSync(join(SAMPLES, f), 'utf8') }));
 const RUNS = Number(process.env.CTXPRUNE_FUZZ_RUNS) || 24;
 const SEED = Number(process.env.CTXPRUNE_FUZZ_SEED) || 16;
 
@@ -30,23 +32,47 @@ function refCount(text: string): number | null {
   return ref.encode(text, [], []).length;
 }
 
-const ODD = ['<|endoftext|>', '<|endofprompt|>', '\u0085', '\ufeff', '\u2028', '\ud800', '😀', ' \u0085x', 'A'.repeat(5000), ' '.repeat(3000) + 'x', '='.repeat(2000), '\r'.repeat(500), '\x00\x01\x02'];
+const ODD = [
+  '<|endoftext|>',
+  '<|endofprompt|>',
+  '\u0085',
+  '\ufeff',
+  '\u2028',
+  '\ud800',
+  '😀',
+  ' \u0085x',
+  'A'.repeat(5000),
+  ' '.repeat(3000) + 'x',
+  '='.repeat(2000),
+  '\r'.repeat(500),
+  '\x00\x01\x02',
+];
 
 const content = fc.oneof(
-  fc.record({ file: fc.nat({ max: FILES.length - 1 }), cut: fc.double({ min: 0.05, max: 1, noNaN: true }), odd: fc.option(fc.constantFrom(...ODD)), crOnly: fc.boolean() }).map(({ file, cut, odd, crOnly }) => {
-    let t = FILES[file].text.slice(0, Math.ceil(FILES[file].text.length * cut));
-    if (odd) t = t.slice(0, t.length >> 1) + odd + t.slice(t.length >> 1);
-    return crOnly ? t.replaceAll('\n', '\r') : t;
-  }),
+  fc
+    .record({
+      file: fc.nat({ max: FILES.length - 1 }),
+      cut: fc.double({ min: 0.05, max: 1, noNaN: true }),
+      odd: fc.option(fc.constantFrom(...ODD)),
+      crOnly: fc.boolean(),
+    })
+    .map(({ file, cut, odd, crOnly }) => {
+      let t = FILES[file].text.slice(0, Math.ceil(FILES[file].text.length * cut));
+      if (odd) t = t.slice(0, t.length >> 1) + odd + t.slice(t.length >> 1);
+      return crOnly ? t.replaceAll('\n', '\r') : t;
+    }),
   fc.constantFrom('Please fix the crash in parse()', 'ok', 'Running tests. <|endoftext|>', 'FAILED test_size - AssertionError', ...ODD),
 );
-const transcript = fc.array(fc.record({ role: fc.constantFrom('user', 'assistant', 'tool', 'tool', 'tool'), content }), { minLength: 2, maxLength: 9 }).map((ms) =>
-  ms.map((m, i): Message => ({ id: `m${i}`, role: m.role, content: m.content, ...(m.role === 'tool' ? { toolName: 'read_file' } : {}) })));
+const transcript = fc
+  .array(fc.record({ role: fc.constantFrom('user', 'assistant', 'tool', 'tool', 'tool'), content }), { minLength: 2, maxLength: 9 })
+  .map((ms) => ms.map((m, i): Message => ({ id: `m${i}`, role: m.role, content: m.content, ...(m.role === 'tool' ? { toolName: 'read_file' } : {}) })));
 
 const tally = { cases: 0, errors: {} as Record<string, number>, overBudget: 0, refChecked: 0 };
 
 afterAll(() => {
-  console.log(`compact fuzz: ${tally.cases} cases, typed errors ${JSON.stringify(tally.errors)}, pinned over budget ${tally.overBudget}, budgets checked by js-tiktoken ${tally.refChecked}`);
+  console.log(
+    `compact fuzz: ${tally.cases} cases, typed errors ${JSON.stringify(tally.errors)}, pinned over budget ${tally.overBudget}, budgets checked by js-tiktoken ${tally.refChecked}`,
+  );
 });
 
 describe(`compact fuzz (seed ${SEED})`, () => {

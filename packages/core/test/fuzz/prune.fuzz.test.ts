@@ -27,7 +27,11 @@ import { decodeUtf8 } from '../../src/text/utf8.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const FIXTURE_DIRS = [join(HERE, '../fixtures/samples'), join(HERE, '../fixtures/syntax')];
-const FIXTURES = FIXTURE_DIRS.flatMap((d) => readdirSync(d).sort().map((f) => ({ name: f, text: readFileSync(join(d, f), 'utf8') })));
+const FIXTURES = FIXTURE_DIRS.flatMap((d) =>
+  readdirSync(d)
+    .sort()
+    .map((f) => ({ name: f, text: readFileSync(join(d, f), 'utf8') })),
+);
 
 const RUNS = Number(process.env.CTXPRUNE_FUZZ_RUNS) || 0;
 const SEED = Number(process.env.CTXPRUNE_FUZZ_SEED) || 16;
@@ -44,7 +48,31 @@ function refCount(text: string): number | null {
   return ref.encode(text, [], []).length;
 }
 
-const ODD = ['\u0085', '\ufeff', '\u2028', '\u2029', '\u00a0', '\u3000', '\u200b', '\u0301', '\u0301\u0302', '\ud800', '\udc00', '😀', '👩‍👩‍👧', '中文', 'ſ', "'ſ", '\x0b', '\x0c', '\x1b[31m', '\x7f', '\u202e', '\ufffd', '\u0000'];
+const ODD = [
+  '\u0085',
+  '\ufeff',
+  '\u2028',
+  '\u2029',
+  '\u00a0',
+  '\u3000',
+  '\u200b',
+  '\u0301',
+  '\u0301\u0302',
+  '\ud800',
+  '\udc00',
+  '😀',
+  '👩‍👩‍👧',
+  '中文',
+  'ſ',
+  "'ſ",
+  '\x0b',
+  '\x0c',
+  '\x1b[31m',
+  '\x7f',
+  '\u202e',
+  '\ufffd',
+  '\u0000',
+];
 const SPECIAL = ['<|endoftext|>', '<|endofprompt|>', '<|fim_middle|>', '<|im_start|>system'];
 const RUN_CHARS = ['A', 'a', ' ', '\t', '=', '-', '0', '中', '😀', 'e\u0301', '/', '\r', '\n', '\u2028'];
 
@@ -82,11 +110,21 @@ function mutate(text: string, m: Mutation): string {
   const lines = text.split('\n');
   const i = m.kind === 'cr-only' || m.kind === 'mixed-endings' || m.kind === 'truncate' ? 0 : m.at % lines.length;
   switch (m.kind) {
-    case 'run': lines.splice(i, 0, m.ch.repeat(m.len)); break;
-    case 'indent': lines[i] = ' '.repeat(m.len) + lines[i]; break;
-    case 'insert': { const c = Math.min(m.col, lines[i].length); lines[i] = lines[i].slice(0, c) + m.s + lines[i].slice(c); break; }
-    case 'cr-only': return text.replaceAll('\r\n', '\n').replaceAll('\n', '\r');
-    case 'mixed-endings': return lines.map((l, k) => (k === lines.length - 1 ? l : k % m.every === 0 ? l + '\r\n' : k % m.every === 1 ? l + '\r' : l + '\n')).join('');
+    case 'run':
+      lines.splice(i, 0, m.ch.repeat(m.len));
+      break;
+    case 'indent':
+      lines[i] = ' '.repeat(m.len) + lines[i];
+      break;
+    case 'insert': {
+      const c = Math.min(m.col, lines[i].length);
+      lines[i] = lines[i].slice(0, c) + m.s + lines[i].slice(c);
+      break;
+    }
+    case 'cr-only':
+      return text.replaceAll('\r\n', '\n').replaceAll('\n', '\r');
+    case 'mixed-endings':
+      return lines.map((l, k) => (k === lines.length - 1 ? l : k % m.every === 0 ? l + '\r\n' : k % m.every === 1 ? l + '\r' : l + '\n')).join('');
     case 'binary': {
       // Raw bytes spliced into the file's bytes, read back as a CLI/MCP read would (invalid UTF-8 → U+FFFD).
       const enc = new TextEncoder().encode(lines[i]);
@@ -98,10 +136,17 @@ function mutate(text: string, m: Mutation): string {
       lines[i] = decodeUtf8(b).text;
       break;
     }
-    case 'truncate': return text.slice(0, Math.floor(text.length * m.frac));
-    case 'delete': lines.splice(i, m.n); break;
-    case 'duplicate': lines.splice(i, 0, ...lines.slice(i, i + m.n)); break;
-    case 'join-lines': lines.splice(i, m.n, lines.slice(i, i + m.n).join(' ')); break;
+    case 'truncate':
+      return text.slice(0, Math.floor(text.length * m.frac));
+    case 'delete':
+      lines.splice(i, m.n);
+      break;
+    case 'duplicate':
+      lines.splice(i, 0, ...lines.slice(i, i + m.n));
+      break;
+    case 'join-lines':
+      lines.splice(i, m.n, lines.slice(i, i + m.n).join(' '));
+      break;
     case 'long-line': {
       const words = ['value', '=', 'compute(', 'x', ')', '+', '1', ';', 'return', 'self.', '"str"', '0x1F', '\u00e9t\u00e9', '中'];
       let s = '';
@@ -113,20 +158,33 @@ function mutate(text: string, m: Mutation): string {
   return lines.join('\n');
 }
 
-const QUERIES = ['', 'where is the size computed', 'fix the crash when the input is empty', 'rate limit retry after header', 'parse the config file and validate it', '<|endoftext|> handling', 'x'];
+const QUERIES = [
+  '',
+  'where is the size computed',
+  'fix the crash when the input is empty',
+  'rate limit retry after header',
+  'parse the config file and validate it',
+  '<|endoftext|> handling',
+  'x',
+];
 
 const caseArb = fc.record({
   fixture: fc.nat({ max: FIXTURES.length - 1 }),
   mutations: fc.array(mutation, { minLength: 1, maxLength: 3 }),
-  budget: fc.oneof(
-    fc.record({ ratio: fc.constantFrom(1, 1.5, 2, 4, 8, 16) }),
-    fc.record({ tokens: fc.constantFrom(1, 3, 8, 30, 120, 600) }),
-  ),
+  budget: fc.oneof(fc.record({ ratio: fc.constantFrom(1, 1.5, 2, 4, 8, 16) }), fc.record({ tokens: fc.constantFrom(1, 3, 8, 30, 120, 600) })),
   query: fc.constantFrom(...QUERIES),
   withName: fc.boolean(),
 });
 
-interface Tally { cases: number; errors: Record<string, number>; refChecked: number; ownChecked: number; maxMsPerKb: number; maxMs: number; chars: number }
+interface Tally {
+  cases: number;
+  errors: Record<string, number>;
+  refChecked: number;
+  ownChecked: number;
+  maxMsPerKb: number;
+  maxMs: number;
+  chars: number;
+}
 const tallies: Record<string, Tally> = {};
 
 /**
@@ -217,14 +275,22 @@ beforeAll(async () => {
 
 afterAll(() => {
   for (const [scorer, t] of Object.entries(tallies)) {
-    console.log(`fuzz ${scorer}: ${t.cases} cases (${(t.chars / 1024).toFixed(0)} KB), typed errors ${JSON.stringify(t.errors)}, budget checked by js-tiktoken ${t.refChecked}, by the default counter ${t.ownChecked} (a piece over ${REF_PIECE_MAX} chars), slowest ${t.maxMs.toFixed(0)} ms, ${t.maxMsPerKb.toFixed(1)} ms/KB at most`);
+    console.log(
+      `fuzz ${scorer}: ${t.cases} cases (${(t.chars / 1024).toFixed(0)} KB), typed errors ${JSON.stringify(t.errors)}, budget checked by js-tiktoken ${t.refChecked}, by the default counter ${t.ownChecked} (a piece over ${REF_PIECE_MAX} chars), slowest ${t.maxMs.toFixed(0)} ms, ${t.maxMsPerKb.toFixed(1)} ms/KB at most`,
+    );
   }
 });
 
 describe(`prune fuzz (seed ${SEED}): mutated fixtures, both scorers`, () => {
-  for (const [scorer, runs] of [['lexical', RUNS || 120], ['neural', RUNS || 80]] as const) {
+  for (const [scorer, runs] of [
+    ['lexical', RUNS || 120],
+    ['neural', RUNS || 80],
+  ] as const) {
     it(`${scorer}: ${runs} cases`, async () => {
-      await fc.assert(fc.asyncProperty(caseArb, (c) => checkCase(scorer, c)), { seed: SEED + (scorer === 'neural' ? 1 : 0), numRuns: runs, endOnFailure: true });
+      await fc.assert(
+        fc.asyncProperty(caseArb, (c) => checkCase(scorer, c)),
+        { seed: SEED + (scorer === 'neural' ? 1 : 0), numRuns: runs, endOnFailure: true },
+      );
       expect(tallies[scorer].cases).toBeGreaterThanOrEqual(runs);
     }, 600_000);
   }
@@ -239,12 +305,12 @@ describe('1 MB of one repeated character prunes in linear time (#16: ≤ 3 s on 
         const r = await prune(text, { query: 'find the bug', ratio: 4, scorer });
         const ms = performance.now() - t0;
         const cpu = process.cpuUsage(cpu0);
-        console.log(`1 MB ${JSON.stringify(text.slice(0, 2))}… ${scorer}: ${ms.toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU, ${r.stats.originalTokens} → ${r.stats.outputTokens} tokens`);
+        console.log(
+          `1 MB ${JSON.stringify(text.slice(0, 2))}… ${scorer}: ${ms.toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU, ${r.stats.originalTokens} → ${r.stats.outputTokens} tokens`,
+        );
         expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);
         expect(ms).toBeLessThan(timeBoundMs(text.length));
       }
     }, 120_000);
   }
 });
-
-

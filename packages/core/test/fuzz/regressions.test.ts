@@ -10,7 +10,12 @@ const SAMPLES = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/sampl
 describe('language detection by content is linear in runs of line terminators', () => {
   // Seed 99, case 205: a line of 30,000 CRs in Inventory.java took 63 s to prune (neural), 20 s
   // in detection alone: the /m rules' `^\s*` ran from every CR to the end of the run.
-  for (const [name, run] of [['CRs', '\r'], ['blank lines', '\n'], ['U+2028', '\u2028'], ['space-newline', ' \n']] as const) {
+  for (const [name, run] of [
+    ['CRs', '\r'],
+    ['blank lines', '\n'],
+    ['U+2028', '\u2028'],
+    ['space-newline', ' \n'],
+  ] as const) {
     it(`20,000 ${name}`, () => {
       const lines = readFileSync(join(SAMPLES, 'Inventory.java'), 'utf8').split('\n');
       lines.splice(1, 0, run.repeat(20_000));

@@ -62,8 +62,11 @@ export const ODD_CHARS: string[] = (() => {
   const cs: string[] = [];
   for (let c = 0; c <= 0x20; c++) cs.push(String.fromCharCode(c));
   for (let c = 0x7f; c <= 0xa0; c++) cs.push(String.fromCharCode(c));
-  for (const c of [0x1680, 0x180e, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x200b, 0x200c, 0x200d, 0x200e, 0x200f,
-    0x2028, 0x2029, 0x202a, 0x202e, 0x202f, 0x205f, 0x2060, 0x2066, 0x3000, 0xfeff, 0xfff9, 0xfffc, 0xfffd, 0xad, 0x34f, 0x61c]) cs.push(String.fromCharCode(c));
+  for (const c of [
+    0x1680, 0x180e, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x2028,
+    0x2029, 0x202a, 0x202e, 0x202f, 0x205f, 0x2060, 0x2066, 0x3000, 0xfeff, 0xfff9, 0xfffc, 0xfffd, 0xad, 0x34f, 0x61c,
+  ])
+    cs.push(String.fromCharCode(c));
   // Combining marks alone, stacked, after letters; other scripts; case-folding corner cases.
   cs.push('\u0301', '\u0301\u0302\u0303', 'e\u0301', 'E\u0301\u0327', 'a\u20dd', '\u0915\u094d\u0937', 'ก\u0e31', '\u1100\u1161\u11a8');
   cs.push('ſ', "'ſ", "'S", "'LL", "'Re", "'d", 'ß', 'İ', 'ı', 'ǅ', 'ʰ', 'ᾼ', 'ﬀ', 'K', 'Å');
@@ -77,8 +80,21 @@ export const ODD_CHARS: string[] = (() => {
 })();
 
 const CONTEXTS: ((c: string) => string)[] = [
-  (c) => c, (c) => ' ' + c, (c) => c + ' ', (c) => 'a' + c + 'b', (c) => ' ' + c + 'x', (c) => c + c + c, (c) => '\n' + c, (c) => c + '\n',
-  (c) => '  ' + c + '  x', (c) => "x'" + c, (c) => 'A' + c + 'a', (c) => '1' + c + '2', (c) => '\t' + c + '\n  y', (c) => c.repeat(40), (c) => ' ' + c.repeat(7) + '\n\n',
+  (c) => c,
+  (c) => ' ' + c,
+  (c) => c + ' ',
+  (c) => 'a' + c + 'b',
+  (c) => ' ' + c + 'x',
+  (c) => c + c + c,
+  (c) => '\n' + c,
+  (c) => c + '\n',
+  (c) => '  ' + c + '  x',
+  (c) => "x'" + c,
+  (c) => 'A' + c + 'a',
+  (c) => '1' + c + '2',
+  (c) => '\t' + c + '\n  y',
+  (c) => c.repeat(40),
+  (c) => ' ' + c.repeat(7) + '\n\n',
 ];
 
 /** Mulberry32: a fixed-seed generator for the random strings. */
@@ -101,13 +117,16 @@ describe('o200k_base counter vs js-tiktoken', () => {
       const text = readFileSync(f, 'utf8');
       check(text, failures);
       texts++;
-      for (const line of text.split('\n')) { check(line + '\n', failures); texts++; }
+      for (const line of text.split('\n')) {
+        check(line + '\n', failures);
+        texts++;
+      }
     }
     expect(texts).toBeGreaterThan(500);
     expect(failures).toEqual([]);
   }, 60_000);
 
-  it('this repository\'s core sources, exact', () => {
+  it("this repository's core sources, exact", () => {
     const failures: string[] = [];
     const files = filesUnder(join(ROOT, 'packages/core/src')).filter((f) => /\.(ts|tsx|mjs)$/.test(f));
     expect(files.length).toBeGreaterThan(50);
@@ -116,32 +135,38 @@ describe('o200k_base counter vs js-tiktoken', () => {
   }, 60_000);
 
   const dev = join(ROOT, 'data/dev-cases.jsonl');
-  it.skipIf(!existsSync(dev))('the dev files and queries (data/dev-cases.jsonl), exact', () => {
-    const failures: string[] = [];
-    const seen = new Set<string>();
-    let n = 0;
-    for (const line of readFileSync(dev, 'utf8').split('\n')) {
-      if (!line.trim()) continue;
-      const c = JSON.parse(line) as { file_text: string; query: string };
-      for (const t of [c.file_text, c.query]) {
-        if (seen.has(t)) continue;
-        seen.add(t);
-        check(t, failures);
-        n++;
+  it.skipIf(!existsSync(dev))(
+    'the dev files and queries (data/dev-cases.jsonl), exact',
+    () => {
+      const failures: string[] = [];
+      const seen = new Set<string>();
+      let n = 0;
+      for (const line of readFileSync(dev, 'utf8').split('\n')) {
+        if (!line.trim()) continue;
+        const c = JSON.parse(line) as { file_text: string; query: string };
+        for (const t of [c.file_text, c.query]) {
+          if (seen.has(t)) continue;
+          seen.add(t);
+          check(t, failures);
+          n++;
+        }
       }
-    }
-    expect(n).toBeGreaterThan(100);
-    expect(failures).toEqual([]);
-  }, 180_000);
+      expect(n).toBeGreaterThan(100);
+      expect(failures).toEqual([]);
+    },
+    180_000,
+  );
   if (!existsSync(dev)) it('the dev files are absent: data/dev-cases.jsonl not materialized (CI); fixtures above stand in', () => {});
 
   it('odd Unicode in many contexts: never under, exact off U+0085/U+FEFF/U+017F', () => {
     const failures: string[] = [];
-    let exact = 0, bounded = 0;
-    for (const c of ODD_CHARS) for (const ctx of CONTEXTS) {
-      if (check(ctx(c), failures)) exact++;
-      else bounded++;
-    }
+    let exact = 0,
+      bounded = 0;
+    for (const c of ODD_CHARS)
+      for (const ctx of CONTEXTS) {
+        if (check(ctx(c), failures)) exact++;
+        else bounded++;
+      }
     // And all of them in one text, in order and shuffled in pairs.
     check(ODD_CHARS.join(''), failures);
     check(ODD_CHARS.join(' '), failures);
@@ -153,7 +178,31 @@ describe('o200k_base counter vs js-tiktoken', () => {
 
   it('seeded random strings over a mixed alphabet: never under, exact off the three characters', () => {
     const rnd = mulberry32(16);
-    const alphabet = [...ODD_CHARS, ' ', '  ', '    ', '\n', '\r\n', 'a', 'the', 'Hello', 'HTTP', 'x1', '42', '12345', '.', '/', '=', '{', '}', '(', "'", '"', 'é', '中'];
+    const alphabet = [
+      ...ODD_CHARS,
+      ' ',
+      '  ',
+      '    ',
+      '\n',
+      '\r\n',
+      'a',
+      'the',
+      'Hello',
+      'HTTP',
+      'x1',
+      '42',
+      '12345',
+      '.',
+      '/',
+      '=',
+      '{',
+      '}',
+      '(',
+      "'",
+      '"',
+      'é',
+      '中',
+    ];
     const failures: string[] = [];
     let exact = 0;
     for (let i = 0; i < 5000; i++) {
@@ -171,8 +220,23 @@ describe('o200k_base counter vs js-tiktoken', () => {
     const failures: string[] = [];
     const letters = (alpha: string, n: number) => Array.from({ length: n }, () => alpha[Math.floor(rnd() * alpha.length)]).join('');
     // js-tiktoken's merge is quadratic: pieces of a few hundred bytes (the heap takes over above 48).
-    for (const s of ['A'.repeat(700), 'a'.repeat(513), ' '.repeat(600) + 'x', '='.repeat(499), '中'.repeat(200), '😀'.repeat(120), '\n'.repeat(300), ' \n'.repeat(200),
-      'e\u0301'.repeat(150), letters('abcdefghijklmnopqrstuvwxyz', 700), letters('ab', 600), letters('AB', 500), letters('ſsſ', 10), letters('=-*#~', 500), ' ' + letters('xyzw', 400)]) {
+    for (const s of [
+      'A'.repeat(700),
+      'a'.repeat(513),
+      ' '.repeat(600) + 'x',
+      '='.repeat(499),
+      '中'.repeat(200),
+      '😀'.repeat(120),
+      '\n'.repeat(300),
+      ' \n'.repeat(200),
+      'e\u0301'.repeat(150),
+      letters('abcdefghijklmnopqrstuvwxyz', 700),
+      letters('ab', 600),
+      letters('AB', 500),
+      letters('ſsſ', 10),
+      letters('=-*#~', 500),
+      ' ' + letters('xyzw', 400),
+    ]) {
       const want = refIds(s);
       const got = tk.encode(s);
       if (got.length !== want.length || got.some((x, i) => x !== want[i])) failures.push(JSON.stringify(s.slice(0, 30)) + ` ${got.length} vs ${want.length}`);
@@ -236,7 +300,9 @@ describe('o200k_base counter vs js-tiktoken', () => {
       expect(total).toBe(refIds(text).length);
       // The reference attribution: decode each token and walk the text.
       const want = new Float64Array(lines.length);
-      let pos = 0, line = 0, lineEnd = lines[0].length;
+      let pos = 0,
+        line = 0,
+        lineEnd = lines[0].length;
       for (const id of refIds(text)) {
         while (line < lines.length - 1 && pos > lineEnd) lineEnd += lines[++line].length + 1;
         want[line]++;

@@ -82,7 +82,9 @@ describe('invalid UTF-8 read as U+FFFD is counted for a note', () => {
     const d = decodeUtf8(bytes);
     expect(d.text).toBe('a\ufffdb\ufffd(\ufffd\n');
     expect(d.replaced).toBe(2);
-    expect(invalidUtf8Note(d.replaced, 'x.py')).toBe('x.py is not valid UTF-8: 2 invalid byte sequences read as U+FFFD (those lines are not byte-identical to the file)');
+    expect(invalidUtf8Note(d.replaced, 'x.py')).toBe(
+      'x.py is not valid UTF-8: 2 invalid byte sequences read as U+FFFD (those lines are not byte-identical to the file)',
+    );
   });
 });
 
@@ -95,7 +97,10 @@ describe('the CLI notes invalid UTF-8 in stats.degraded', () => {
     writeFileSync(file, Buffer.concat([good, Uint8Array.from([0x23, 0x20, 0xff, 0xfe, 0x0a])]));
     const out: string[] = [];
     const err: string[] = [];
-    const code = await main(['prune', file, '--query', 'file size', '--ratio', '1', '--scorer', 'lexical', '--json'], { out: (s: string) => out.push(s), err: (s: string) => err.push(s) });
+    const code = await main(['prune', file, '--query', 'file size', '--ratio', '1', '--scorer', 'lexical', '--json'], {
+      out: (s: string) => out.push(s),
+      err: (s: string) => err.push(s),
+    });
     expect(code).toBe(0);
     const r = JSON.parse(out.join('')) as { text: string; stats: { degraded: string[] } };
     expect(r.stats.degraded).toContain(`${file} is not valid UTF-8: 2 invalid byte sequences read as U+FFFD (those lines are not byte-identical to the file)`);
@@ -103,7 +108,12 @@ describe('the CLI notes invalid UTF-8 in stats.degraded', () => {
     // A valid file gets no such note.
     writeFileSync(file, good);
     out.length = 0;
-    expect(await main(['prune', file, '--query', 'file size', '--ratio', '1', '--scorer', 'lexical', '--json'], { out: (s: string) => out.push(s), err: (s: string) => err.push(s) })).toBe(0);
+    expect(
+      await main(['prune', file, '--query', 'file size', '--ratio', '1', '--scorer', 'lexical', '--json'], {
+        out: (s: string) => out.push(s),
+        err: (s: string) => err.push(s),
+      }),
+    ).toBe(0);
     expect((JSON.parse(out.join('')) as { stats: { degraded: string[] } }).stats.degraded.join(' ')).not.toContain('UTF-8');
   }, 60_000);
 });

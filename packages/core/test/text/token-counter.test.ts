@@ -65,9 +65,25 @@ describe('a custom tokenCounter is checked (#16 item 10)', () => {
     ['non-integer', { name: 'half', count: (t) => t.length / 3 + 0.5 }],
     ['Infinity', { name: 'inf', count: () => Infinity }],
     ['a string', { name: 'str', count: () => '12' as never }],
-    ['throwing', { name: 'boom', count: () => { throw new Error('tokenizer crashed'); } }],
-    // eslint-disable-next-line @typescript-eslint/only-throw-error -- a caller's counter may throw anything
-    ['throwing a non-Error', { name: 'boom2', count: () => { throw 'nope'; } }],
+    [
+      'throwing',
+      {
+        name: 'boom',
+        count: () => {
+          throw new Error('tokenizer crashed');
+        },
+      },
+    ],
+    [
+      'throwing a non-Error',
+      {
+        name: 'boom2',
+        count: () => {
+          // eslint-disable-next-line @typescript-eslint/only-throw-error -- a caller's counter may throw anything
+          throw 'nope';
+        },
+      },
+    ],
   ];
   for (const [what, c] of bad) {
     it(`prune: ${what} → INVALID_OPTION`, async () => {
@@ -76,7 +92,10 @@ describe('a custom tokenCounter is checked (#16 item 10)', () => {
       expect(e.message).toContain(`tokenCounter ${c.name}`);
     }, 60_000);
     it(`compact: ${what} → INVALID_OPTION`, async () => {
-      const ms: Message[] = [{ id: 'u', role: 'user', content: 'hello there' }, { id: 't', role: 'tool', content: PY }];
+      const ms: Message[] = [
+        { id: 'u', role: 'user', content: 'hello there' },
+        { id: 't', role: 'tool', content: PY },
+      ];
       const e = await rejection(compact(ms, { tokens: 10, tokenCounter: c }));
       expect(e.code).toBe('INVALID_OPTION');
     }, 60_000);
@@ -87,7 +106,11 @@ describe('a custom tokenCounter is checked (#16 item 10)', () => {
     expect(e.code).toBe('INVALID_OPTION');
   }, 60_000);
   it('bad lineCosts output is INVALID_OPTION', async () => {
-    const c: TokenCounter = { name: 'lc', count: (t) => Math.ceil(t.length / 4), lineCosts: (_t, lines) => ({ total: NaN, costs: new Float64Array(lines.length) }) };
+    const c: TokenCounter = {
+      name: 'lc',
+      count: (t) => Math.ceil(t.length / 4),
+      lineCosts: (_t, lines) => ({ total: NaN, costs: new Float64Array(lines.length) }),
+    };
     expect((await rejection(prune(PY, { query: 'size', ratio: 2, scorer: 'lexical', tokenCounter: c }))).code).toBe('INVALID_OPTION');
     const short: TokenCounter = { name: 'lc2', count: (t) => Math.ceil(t.length / 4), lineCosts: () => ({ total: 3, costs: new Float64Array(1) }) };
     expect((await rejection(prune(PY, { query: 'size', ratio: 2, scorer: 'lexical', tokenCounter: short }))).code).toBe('INVALID_OPTION');
