@@ -18,7 +18,7 @@ function capture() {
   return { io: { out: (s: string) => out.push(s), err: (s: string) => err.push(s) }, out, err };
 }
 
-describe('--help, -h and --version', () => {
+describe('--help, -h and --version', { timeout: 60_000 }, () => {
   it('every subcommand prints its usage on --help or -h and exits 0', async () => {
     for (const name of COMMANDS) {
       for (const flag of ['--help', '-h']) {
@@ -47,7 +47,7 @@ describe('--help, -h and --version', () => {
   });
 });
 
-describe('unknown and conflicting options', () => {
+describe('unknown and conflicting options', { timeout: 60_000 }, () => {
   it('an unknown flag is an error naming the closest known one, exit 2', async () => {
     const cases: [string[], string][] = [
       [['prune', 'f.py', '--query', 'q', '--ratoi', '8'], 'unknown option --ratoi (did you mean --ratio?)'],
@@ -93,7 +93,7 @@ describe('unknown and conflicting options', () => {
   });
 });
 
-describe('bounded input (#16 item 4)', () => {
+describe('bounded input (#16 item 4)', { timeout: 90_000 }, () => {
   it('stops at the limit with INPUT_TOO_LARGE, for a file and for stdin', async () => {
     await expect(readBounded('/dev/zero', 1 << 20)).rejects.toMatchObject({ code: 'INPUT_TOO_LARGE', message: '/dev/zero is over the limit of 1048576 bytes (1 MiB); stopped reading there' });
     const stdin = new PassThrough();

@@ -49,7 +49,7 @@ describe('hook guards', () => {
   });
 });
 
-describe('compact with misbehaving hooks', () => {
+describe('compact with misbehaving hooks', { timeout: 60_000 }, () => {
   it('a summarizeGoal that never resolves: the latest user message is the goal, said in degraded', async () => {
     const t0 = performance.now();
     const r = await compact(transcript(), opts({ strategy: 'task_aware', summarizeGoal: never, hookTimeoutMs: 50 }));

@@ -9,7 +9,7 @@ import { grammarTable } from '../../src/syntax/grammars.js';
 
 const PY = ['import os', '', 'def read(path):', '    with open(path) as f:', '        return f.read()', '', 'def size(path):', '    return os.path.getsize(path)', ''].join('\n');
 
-describe("Object.prototype's names are not languages, scorers or extensions (#16 item 9)", () => {
+describe("Object.prototype's names are not languages, scorers or extensions (#16 item 9)", { timeout: 60_000 }, () => {
   const names = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
   it('parseLanguageName / detectLanguage return null for them', () => {
     for (const n of names) {
@@ -38,7 +38,7 @@ describe("Object.prototype's names are not languages, scorers or extensions (#16
   });
 });
 
-describe('scorer names passed to prune (#16 item 14)', () => {
+describe('scorer names passed to prune (#16 item 14)', { timeout: 60_000 }, () => {
   it("'lexical' and 'auto' are resolved, not called as objects", async () => {
     const lex = await prune(PY, { query: 'file size', ratio: 2, scorer: 'lexical' });
     expect(lex.stats.scorer).toBe('lexical');
@@ -55,7 +55,7 @@ describe('scorer names passed to prune (#16 item 14)', () => {
   });
 });
 
-describe('abort during a long prune (#16 item 5)', () => {
+describe('abort during a long prune (#16 item 5)', { timeout: 120_000 }, () => {
   /** ~1 MB of Python: many small functions and classes. */
   const big = (() => {
     const parts: string[] = ['import os\nimport sys\n\n'];
