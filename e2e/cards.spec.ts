@@ -24,7 +24,8 @@ test('the cards tab shows the sample task, its cards with their scores, and the 
   // The reference packer with 600 tokens: the failing test, the failed attempt, Invoice.total first.
   const ids = await selected(page);
   expect(ids.slice(0, 3)).toEqual([TASK_TEST, FAILURE, TOTAL]);
-  expect(ids.length).toBeLessThanOrEqual(5);
+  // The unit cap follows the budget (one per 60 tokens): 600 tokens take up to 10 units (#21).
+  expect(ids.length).toBeLessThanOrEqual(10);
 
   // Each selected unit's row shows the four components, cost and score.
   const row = page.locator(`[data-testid="unit-row"][data-unit-id="${TOTAL}"]`);
@@ -33,7 +34,7 @@ test('the cards tab shows the sample task, its cards with their scores, and the 
   expect(cells.slice(1, 7).every((c) => /^\d\.\d\d$/.test(c))).toBe(true);
   expect(Number(cells[6])).toBeGreaterThan(0.3);
   // Candidates that did not make it say why.
-  await expect(page.locator('[data-testid="unit-row"][data-decision="max_units"]').first()).toBeVisible();
+  await expect(page.locator('[data-testid="unit-row"][data-decision="over_budget"]').first()).toBeVisible();
 
   // Cards rendered as prompt text, and the audit with its rates.
   const text = await page.getByTestId('cards-text').innerText();
@@ -81,7 +82,9 @@ test('selector, budget and mode change the selected cards', async ({ page }, inf
   await nextCards(page, seq);
   await expect(page.getByTestId('audit-verdict')).toHaveText('WARN');
   await expect(page.getByTestId('audit-reasons')).toContainText('no cards');
-  await expect(page.getByTestId('cards-text')).toContainText('# failure failure');
+  // A raw unit's title is its own (a note's title), not its type twice ('# failure failure', #21).
+  await expect(page.getByTestId('cards-text')).toContainText('# failure Per-line rounding attempt failed');
+  await expect(page.getByTestId('cards-text')).not.toContainText('# failure failure');
 
   // The state is in the URL and comes back on reload.
   await expect.poll(() => new URL(page.url()).searchParams.get('mode')).toBe('raw');

@@ -94,7 +94,7 @@ export function CardsView({ active }: { active: boolean }) {
           <fieldset className="segmented" aria-label="Selector">
             <legend className="sr-only">Selector</legend>
             {SELECTORS.map((s) => (
-              <label key={s} className={params.selector === s ? 'on' : ''} title={s === 'mig' ? 'MIG: relevance − redundancy, group allocation, then greedy' : 'Reference packer: ≤ 5 units, score thresholds, redundancy and conflicts'}>
+              <label key={s} className={params.selector === s ? 'on' : ''} title={s === 'mig' ? 'MIG: relevance − redundancy, group allocation, then greedy' : 'Reference packer: score thresholds, redundancy and conflicts, up to the unit cap'}>
                 <input type="radio" name="cards-selector" value={s} checked={params.selector === s} onChange={() => set({ selector: s })} data-testid={`selector-${s}`} />
                 {s === 'mig' ? 'MIG' : 'Reference'}
               </label>
@@ -109,6 +109,26 @@ export function CardsView({ active }: { active: boolean }) {
                 </option>
               ))}
             </select>
+          </label>
+          <label className="field budget">
+            <span>Max units</span>
+            <input
+              type="number"
+              min={1}
+              max={100}
+              step={1}
+              value={params.maxUnits ?? ''}
+              placeholder={`auto (${Math.max(5, Math.floor(params.budget / 60))})`}
+              onChange={(e) => {
+                const n = Math.floor(Number(e.target.value));
+                setParams((p) => {
+                  const { maxUnits: _, ...rest } = p;
+                  return e.target.value.trim() === '' || !(n >= 1) ? rest : { ...rest, maxUnits: Math.min(100, n) };
+                });
+              }}
+              aria-label="Most units to take (empty: one per 60 tokens of budget, at least 5)"
+              data-testid="cards-max-units"
+            />
           </label>
           <button type="button" className="btn ghost" onClick={() => setParams(DEFAULTS)}>
             Reset

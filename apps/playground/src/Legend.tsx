@@ -9,11 +9,13 @@ export function Legend({ layer, scale }: { layer: Layer; scale: Scale | null }) 
       {info ? (
         <div
           className="scale"
-          title={`${info.description}${scale?.relative ? ` Colours span this file's range, ${scale.min.toFixed(2)}–${scale.max.toFixed(2)}.` : ''}`}
+          title={`${info.description} ${scale?.relative ? `Colours span this file's range, ${scale.min.toFixed(2)}–${scale.max.toFixed(2)}.` : 'Colours on the fixed 0–1 scale (the values barely vary in this file).'}`}
+          data-testid="legend-scale"
+          data-scale={scale ? `${scale.relative ? 'file' : 'fixed'} ${scale.min.toFixed(3)} ${scale.max.toFixed(3)}` : ''}
         >
           <span className="end">
             {info.low}
-            {scale?.relative && <b className="num"> {scale.min.toFixed(2)}</b>}
+            {scale && <b className="num"> {scale.min.toFixed(2)}</b>}
           </span>
           <span className="bar" aria-hidden="true">
             {Array.from({ length: BUCKETS }, (_, b) => (
@@ -21,8 +23,9 @@ export function Legend({ layer, scale }: { layer: Layer; scale: Scale | null }) 
             ))}
           </span>
           <span className="end">
-            {scale?.relative && <b className="num">{scale.max.toFixed(2)} </b>}
+            {scale && <b className="num">{scale.max.toFixed(2)} </b>}
             {info.high}
+            {scale && <small className="scale-kind">{scale.relative ? ' (this file’s range)' : ' (fixed 0–1)'}</small>}
           </span>
           <span className="sr-only">{info.description}</span>
         </div>

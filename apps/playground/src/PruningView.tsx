@@ -13,6 +13,8 @@ import { LAYERS, MAX_URL_CODE_CHARS, clampRatio, readUrlState, writeUrlState, ty
 import { LAYER_INFO, heatmapDecorations, injectHeatmapStyles, layerScale } from './heatmap';
 import { EXTENSION, LANGUAGE_LABELS, MONACO_LANGUAGE } from './languages';
 import { Legend } from './Legend';
+import { keptFor } from './why';
+import { monaco } from './monaco';
 import { StatsBar } from './StatsBar';
 
 /** Files above this size are refused before they reach the editor (the library's own limit is 8 MB of text). */
@@ -78,11 +80,22 @@ export function PruningView({ active }: { active: boolean }) {
   const wrapRef = useRef<HTMLDivElement>(null);
   /** The result seq whose text is in the pruned editor; copied to data-diff-for once the diff is computed. */
   const shownSeq = useRef(0);
+  /** The last result seq whose evidence was queued for revealing (each result once). */
+  const revealedSeq = useRef(0);
+  /**
+   * Models replaced by newer ones are disposed later: a diff computation may still be running on
+   * them, and disposing a model under it rejects ("no diff result available").
+   */
+  const retire = (m: editor.ITextModel) => window.setTimeout(() => { if (!m.isDisposed()) m.dispose(); }, 15_000);
   const stateRef = useRef(state);
   // Not during render (React may render and discard); layout effects run before the effects that read it.
   useLayoutEffect(() => {
     stateRef.current = state;
   });
+  /** Scroll both panes to the first evidence line when a result arrives, until the user scrolls (#21). */
+  const autoScroll = useRef(true);
+  /** The result seq whose first evidence line is still to be revealed (once its diff is laid out). */
+  const revealFor = useRef(0);
 
   const code = state.code ?? '';
   const detected = useMemo<LanguageId | null>(() => {
@@ -170,7 +183,19 @@ export function PruningView({ active }: { active: boolean }) {
     decoRef.current = original.createDecorationsCollection();
     diff.onDidUpdateDiff(() => {
       if (wrapRef.current) wrapRef.current.dataset.diffFor = String(shownSeq.current);
+      revealEvidence();
     });
+    // Any scrolling or keyboard work in the editors by the user ends the automatic scrolling.
+    const wrap = wrapRef.current;
+    if (wrap) {
+      const stop = () => { autoScroll.current = false; };
+      wrap.addEventListener('wheel', stop, { passive: true });
+      wrap.addEventListener('touchmove', stop, { passive: true });
+      wrap.addEventListener('keydown', stop);
+      wrap.addEventListener('mousedown', (e) => {
+        if ((e.target as Element | null)?.closest?.('.scrollbar, .slider, .minimap, .decorationsOverviewRuler')) stop();
+      });
+    }
     original.onDidChangeModelContent(() => {
       const value = original.getValue();
       setState((s) => {
@@ -188,6 +213,28 @@ export function PruningView({ active }: { active: boolean }) {
   const outOfDate = run.status === 'cancelled' && run.result !== null && run.code !== code;
 
   const scale = useMemo(() => (run.result ? layerScale(run.result.lines, state.layer) : null), [run.result, state.layer]);
+  const why = useMemo(
+    () => (run.result && run.code !== null ? keptFor(run.result.lines, run.code.split('\n')) : new Map<number, string>()),
+    [run.result, run.code],
+  );
+  // The heatmap of a result lines up only with the input it was computed for.
+  const stale = run.result !== null && run.code !== code;
+
+  /** Reveal the first evidence line of the shown result near the top of both panes (the diff editor scrolls them together). */
+  const revealEvidence = () => {
+    const diff = diffRef.current;
+    const r = runRef.current.result;
+    if (!diff || !r || !autoScroll.current || revealFor.current !== shownSeq.current) return;
+    revealFor.current = 0;
+    const first = r.lines.find((l) => l.kept && l.reason === 'evidence') ?? r.lines.find((l) => l.kept);
+    const original = diff.getOriginalEditor();
+    if (!first || first.line > (original.getModel()?.getLineCount() ?? 0)) return;
+    original.revealLineNearTop(first.line, 1 /* ScrollType.Immediate */);
+  };
+  const runRef = useRef(run);
+  useLayoutEffect(() => {
+    runRef.current = run;
+  });
 
   const applyResult = useCallback(() => {
     const diff = diffRef.current;
@@ -201,24 +248,49 @@ export function PruningView({ active }: { active: boolean }) {
       // Original line numbers in the pruned gutter: the markers need not carry them.
       const labels = run.result ? prunedLineLabels(run.result.keptLines, run.result.stats.totalLines) : [];
       diff.getModifiedEditor().updateOptions({ lineNumbers: (n: number) => labels[n - 1] ?? '' });
-      if (modified.getValue() !== text) modified.setValue(text);
-      else if (wrapRef.current) wrapRef.current.dataset.diffFor = String(run.seq);
+      if (run.result && run.seq !== revealedSeq.current) {
+        revealedSeq.current = run.seq;
+        revealFor.current = run.seq;
+      }
+      if (modified.getValue() !== text) {
+        // A new model rather than setValue: Monaco maps an edit made while a diff is being
+        // computed onto that diff's result, which throws when the line counts no longer match
+        // ("Illegal value for lineNumber", #21). A new model starts a fresh computation.
+        const view = diff.getOriginalEditor().saveViewState();
+        const next = monaco.editor.createModel(text, modified.getLanguageId());
+        diff.setModel({ original, modified: next });
+        retire(modified);
+        if (view) diff.getOriginalEditor().restoreViewState(view);
+      } else {
+        if (wrapRef.current) wrapRef.current.dataset.diffFor = String(run.seq);
+        revealEvidence();
+      }
     }
     decoRef.current?.set(
-      run.result && !outOfDate ? heatmapDecorations(run.result.lines, state.layer, original, scale ?? undefined) : [],
+      run.result && !outOfDate && !stale ? heatmapDecorations(run.result.lines, state.layer, original, scale ?? undefined, why) : [],
     );
-  }, [run, state.layer, scale, outOfDate]);
+  }, [run, state.layer, scale, outOfDate, stale, why]);
 
   useEffect(applyResult, [applyResult]);
 
   const replaceCode = (text: string, patch: Partial<ViewState>) => {
-    const orig = diffRef.current?.getOriginalEditor();
+    const diff = diffRef.current;
+    const orig = diff?.getOriginalEditor();
     setState((s) => ({ ...s, ...patch, code: text }));
-    if (orig) {
+    autoScroll.current = true;
+    if (diff && orig) {
       const model = orig.getModel()!;
-      orig.pushUndoStop();
-      orig.executeEdits('ctxprune', [{ range: model.getFullModelRange(), text, forceMoveMarkers: true }]);
-      orig.pushUndoStop();
+      const modified = diff.getModifiedEditor().getModel()!;
+      // Editing a model while Monaco computes a diff on it makes Monaco map that diff's result
+      // onto the new text, which throws when the line counts differ ("Illegal value for
+      // lineNumber" switching Python → TypeScript, #21): new models start a fresh computation.
+      diff.setModel({
+        original: monaco.editor.createModel(text, model.getLanguageId()),
+        modified: monaco.editor.createModel('', modified.getLanguageId()),
+      });
+      retire(model);
+      retire(modified);
+      decoRef.current = orig.createDecorationsCollection();
       orig.setScrollTop(0);
       // The content listener resets `sample`; restore what the caller asked for.
       setState((s) => ({ ...s, ...patch, code: text }));

@@ -102,7 +102,11 @@ export function injectHeatmapStyles(): void {
   document.head.appendChild(style);
 }
 
-/** The colour scale of a layer for one result: per-file min..max, except the gate (absolute 0..1). */
+/**
+ * The colour scale of a layer for one result: each layer, the gate included, spans what it
+ * shows (this file's min..max: a gate of 0.88–0.996 on a fixed 0–1 scale was one flat colour);
+ * a flat layer stays on the absolute 0–1 scale. The legend says which.
+ */
 export interface Scale {
   min: number;
   max: number;
@@ -110,7 +114,7 @@ export interface Scale {
 }
 
 export function layerScale(lines: LineInfo[], layer: Layer): Scale {
-  if (layer === 'off' || layer === 'gate' || lines.length === 0) return { min: 0, max: 1, relative: false };
+  if (layer === 'off' || lines.length === 0) return { min: 0, max: 1, relative: false };
   let min = Infinity;
   let max = -Infinity;
   for (const li of lines) {
@@ -121,7 +125,7 @@ export function layerScale(lines: LineInfo[], layer: Layer): Scale {
     }
   }
   // A flat layer stays on the absolute scale (stretching noise would invent contrast).
-  if (!(max - min >= 0.05)) return { min: 0, max: 1, relative: false };
+  if (!(max - min >= 0.02)) return { min: 0, max: 1, relative: false };
   return { min, max, relative: true };
 }
 
@@ -136,10 +140,18 @@ export function bucketOf(v: number): number {
 
 const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '–');
 
-export function hoverMarkdown(li: LineInfo): string {
-  const head = li.kept && li.reason ? `**Line ${li.line} — kept** · ${REASON_TEXT[li.reason]}` : `**Line ${li.line} — pruned**`;
+/** The hover: why the line was kept (the line it was kept for) before its scores. */
+export function hoverMarkdown(li: LineInfo, why?: string): string {
+  const head = li.kept && li.reason
+    ? `**Line ${li.line} — kept: ${why ?? REASON_TEXT[li.reason]}**`
+    : `**Line ${li.line} — pruned**`;
+  const note = li.kept && li.reason === 'repair'
+    ? '\n\nKept by the repair whatever its own scores, which are:'
+    : li.kept && li.reason === 'dependency' && why
+      ? '\n\nKept as what a kept line needs; its own scores:'
+      : '';
   return (
-    `${head}\n\n` +
+    `${head}${note}\n\n` +
     `| semantic | dependency | gate | keep |\n|---:|---:|---:|---:|\n` +
     `| ${fmt(li.semantic)} | ${fmt(li.dependency)} | ${fmt(li.gate)} | ${fmt(li.keep)} |`
   );
@@ -151,6 +163,7 @@ export function heatmapDecorations(
   layer: Layer,
   model: editor.ITextModel,
   scale: Scale = layerScale(lines, layer),
+  why: ReadonlyMap<number, string> = new Map(),
 ): editor.IModelDeltaDecoration[] {
   const out: editor.IModelDeltaDecoration[] = [];
   const lineCount = model.getLineCount();
@@ -165,7 +178,7 @@ export function heatmapDecorations(
         className: layer === 'off' ? undefined : `hm hm-${layer}-${bucketOf(v)}`,
         linesDecorationsClassName: li.kept && li.reason ? `keep-mark keep-${li.reason}` : 'keep-mark keep-none',
         inlineClassName: li.kept ? undefined : 'pruned-text',
-        hoverMessage: { value: hoverMarkdown(li) },
+        hoverMessage: { value: hoverMarkdown(li, why.get(li.line)) },
         overviewRuler:
           li.kept && li.reason ? { color: REASON_COLOR[li.reason], position: 1 /* Left */ } : undefined,
       },

@@ -44,11 +44,13 @@ export function readCardsState(search: string, defaults: CardsParams): CardsPara
     budget: int(p.get('budget'), CARDS_BUDGET.min, CARDS_BUDGET.max) ?? defaults.budget,
     selector: sel && SELECTORS.includes(sel) ? sel : defaults.selector,
     mode: mode && MODES.includes(mode) ? mode : defaults.mode,
+    ...((u) => (u !== undefined ? { maxUnits: u } : {}))(int(p.get('units'), 1, 100)),
   };
 }
 
 export function writeCardsState(s: CardsParams): string {
   const p = new URLSearchParams({ tab: 'cards', task: s.task, budget: String(s.budget), selector: s.selector, mode: s.mode });
+  if (s.maxUnits !== undefined) p.set('units', String(s.maxUnits));
   return '?' + p.toString();
 }
 

@@ -1,0 +1,112 @@
+/**
+ * Issue 21: the playground at 900, 1,100, 1,280 and 1,440 px: no overlapping headers, the first
+ * evidence line in the first screen, each heatmap layer on its own scale (said in the legend),
+ * and no page error while switching every sample and engine. Writes the README's screenshots
+ * (docs/screenshots/playground-<width>.png).
+ */
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { nextResult, openPlayground, originalEditor, modifiedEditor, resultSeq } from './helpers';
+
+const DOCS = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
+const WIDTHS = [900, 1100, 1280, 1440];
+
+async function box(l: Locator) {
+  const b = await l.boundingBox();
+  if (!b) throw new Error('not visible');
+  return b;
+}
+/** True when the two elements' boxes share any area. */
+async function overlap(a: Locator, b: Locator): Promise<boolean> {
+  const x = await box(a), y = await box(b);
+  return x.x < y.x + y.width && y.x < x.x + x.width && x.y < y.y + y.height && y.y < x.y + x.height;
+}
+
+/** Errors a user would never see but a test must: uncaught exceptions and console errors. */
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console.error: ${m.text().slice(0, 300)}`); });
+  return errors;
+}
+
+/** The first evidence line's gutter mark is rendered inside the visible part of both panes. */
+async function evidenceInFirstScreen(page: Page) {
+  const mark = originalEditor(page).locator('.keep-mark.keep-evidence').first();
+  await expect(mark).toBeVisible();
+  const ed = await box(originalEditor(page));
+  const m = await box(mark);
+  expect(m.y).toBeGreaterThanOrEqual(ed.y);
+  expect(m.y + m.height).toBeLessThanOrEqual(ed.y + ed.height);
+  // The pruned side scrolled with it: its gutter shows the same original line number.
+  const line = Number(await mark.locator('xpath=..').locator('.line-numbers').innerText());
+  expect(line).toBeGreaterThan(0);
+  await expect(modifiedEditor(page).locator('.line-numbers', { hasText: new RegExp(`^${line}$`) })).toBeVisible();
+}
+
+for (const width of WIDTHS) {
+  test(`at ${width} px nothing overlaps and the evidence is in the first screen`, async ({ page }) => {
+    const errors = collectErrors(page);
+    await page.setViewportSize({ width, height: 800 });
+    await openPlayground(page);
+    const headers = page.locator('.pane-header');
+    // The layer picker never runs into "Pruned"; the headings never into the legend.
+    expect(await overlap(page.locator('.layers'), page.locator('#pruned-heading'))).toBe(false);
+    expect(await overlap(page.locator('#original-heading'), page.locator('.layers'))).toBe(false);
+    expect(await overlap(page.locator('#pruned-heading'), page.getByTestId('legend'))).toBe(false);
+    for (const h of await headers.all()) {
+      const hb = await box(h);
+      for (const child of await h.locator(':scope > *').all()) {
+        const cb = await box(child);
+        expect(cb.x + cb.width).toBeLessThanOrEqual(hb.x + hb.width + 1);
+      }
+    }
+    await evidenceInFirstScreen(page);
+    await page.screenshot({ path: join(DOCS, `playground-${width}.png`) });
+    expect(errors).toEqual([]);
+  });
+}
+
+test('each layer is scaled to what it shows, and the legend says the scale', async ({ page }) => {
+  await openPlayground(page, '?engine=wasm&layer=gate');
+  const scale = page.getByTestId('legend-scale');
+  const [kind, min, max] = ((await scale.getAttribute('data-scale')) ?? '').split(' ');
+  if (kind === 'file') {
+    expect(Number(max) - Number(min)).toBeGreaterThanOrEqual(0.02);
+    await expect(page.getByTestId('legend')).toContainText('this file’s range');
+  } else {
+    expect(kind).toBe('fixed');
+    await expect(page.getByTestId('legend')).toContainText('fixed 0–1');
+  }
+  await expect(page.getByTestId('legend')).toContainText(Number(min).toFixed(2));
+  await expect(page.getByTestId('legend')).toContainText(Number(max).toFixed(2));
+  // The colours span the range: the lowest and the highest line land in different buckets.
+  const buckets = await originalEditor(page).locator('.view-overlays .hm').evaluateAll((els) =>
+    new Set(els.map((e) => [...e.classList].find((c) => /^hm-gate-\d$/.test(c)))).size);
+  if (kind === 'file') expect(buckets).toBeGreaterThan(2);
+});
+
+test('switching every sample and engine throws nothing', async ({ page }) => {
+  test.setTimeout(600_000);
+  const errors = collectErrors(page);
+  await openPlayground(page);
+  const samples = await page.locator('select[aria-label="Sample code"] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  for (const engine of ['lexical', 'wasm', 'auto']) {
+    let seq = await resultSeq(page);
+    await page.getByTestId('engine').selectOption(engine);
+    await nextResult(page, seq);
+    for (const id of [...samples.slice(1), samples[0]]) {
+      seq = await resultSeq(page);
+      await page.locator('select[aria-label="Sample code"]').selectOption(id);
+      await nextResult(page, seq);
+      // And once more quickly, before the first switch's result is in.
+      await page.locator('select[aria-label="Sample code"]').selectOption(samples.find((s) => s !== id)!);
+      await page.locator('select[aria-label="Sample code"]').selectOption(id);
+    }
+    await nextResult(page, seq);
+    for (const layer of ['off', 'semantic', 'dependency', 'gate', 'keep']) await page.getByTestId(`layer-${layer}`).check({ force: true });
+  }
+  await page.waitForTimeout(1500);
+  expect(errors).toEqual([]);
+});
