@@ -34,7 +34,7 @@ function recordTransfers(context: BrowserContext): Transfer[] {
 async function firstResultMs(page: Page): Promise<number> {
   const handle = await page.waitForFunction(
     () => {
-      const app = document.querySelector('.app') as HTMLElement | null;
+      const app = document.querySelector<HTMLElement>('.app');
       if (!app || Number(app.dataset.resultSeq ?? '0') < 1 || app.dataset.state !== 'done') return null;
       return performance.now();
     },

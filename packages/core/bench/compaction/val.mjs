@@ -154,10 +154,10 @@ export function buildTranscript(id) {
   const exts = EXT[ext] ?? [ext];
   const r = rng(`${repo}@${commit}:${path}`);
   // Distractors: files of the same language at the parent, 1.5–40 kB, two from the fixed file's directory when it has them.
-  const sizes = git(repo, 'ls-tree', '-r', '-l', parent).split('\n').map((l) => {
+  const sizes = git(repo, 'ls-tree', '-r', '-l', parent).split('\n').flatMap((l) => {
     const m = /^\d+ blob [0-9a-f]+\s+(\d+)\t(.+)$/.exec(l);
-    return m ? { path: m[2], size: Number(m[1]) } : null;
-  }).filter((f) => f && f.path !== path && exts.some((e) => f.path.endsWith(e)) && f.size > 1500 && f.size < 40000 && !/\.d\.ts$|\.min\.js$|(^|\/)(dist|vendor|node_modules)\//.test(f.path));
+    return m ? [{ path: m[2], size: Number(m[1]) }] : [];
+  }).filter((f) => f.path !== path && exts.some((e) => f.path.endsWith(e)) && f.size > 1500 && f.size < 40000 && !/\.d\.ts$|\.min\.js$|(^|\/)(dist|vendor|node_modules)\//.test(f.path));
   const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
   const near = shuffle(sizes.filter((f) => f.path.startsWith(dir) && !f.path.slice(dir.length).includes('/')), r).slice(0, 2);
   const far = shuffle(sizes.filter((f) => !near.includes(f)), r).slice(0, 4 - near.length);

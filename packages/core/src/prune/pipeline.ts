@@ -284,7 +284,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const margins = rubricMarginals(rubrics, fused, Number.isFinite(selection.bias) ? selection.bias : 0);
   // The empty string after a final newline is no line: not counted, numbered or reported.
   const total = lineCount(lines);
-  const lineInfos: LineInfo[] = new Array(total);
+  const lineInfos = new Array<LineInfo>(total);
   const keptLines: number[] = [];
   for (let t = 0; t < total; t++) {
     const kept = keep[t] === 1;

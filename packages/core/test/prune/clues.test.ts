@@ -44,7 +44,7 @@ describe('clueStrengths', async () => {
 describe('withReportClues', () => {
   const n = 4;
   const heads = [new Float64Array([0, 1, 0, -1, 0, 1, 0, -1]), new Float64Array(2 * n)];
-  const r: RubricEmissions = { n, heads, gate: new Float64Array(2 * n), headCrfs: [], fusedCrf: { transitions: new Float64Array(4), start: new Float64Array(2), end: new Float64Array(2) } } as unknown as RubricEmissions;
+  const r: RubricEmissions = { n, heads, gate: new Float64Array(2 * n), headCrfs: [], fusedCrf: { transitions: new Float64Array(4), start: new Float64Array(2), end: new Float64Array(2) } };
   it('returns the same emissions when the query points at nothing', async () => {
     const st = await analyze('a = 1\nb = 2\nc = 3\nd = 4', 'python');
     expect(withReportClues(r, 'nothing quoted in this query at all', ['a = 1', 'b = 2', 'c = 3', 'd = 4'], st)).toBe(r);
