@@ -255,6 +255,22 @@ export function packByValue(ctx: SelectionContext, start: Selection, budget: num
  * selection does not. Bisection over the bias; the cost is non-decreasing in it up to ties.
  */
 export function calibrate(ctx: SelectionContext, budget: number, cache: Map<number, number>): Selection | null {
+  return drive(calibrateSteps(ctx, budget, cache));
+}
+
+/** Run a step generator to its end (the synchronous fit). */
+function drive<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * calibrate's work, one decoding pass per step: calibrate runs the steps back to back,
+ * fitBudgetAsync awaits `pause()` (abort, yield: prune/checkpoint.ts) between them. Same result.
+ */
+function* calibrateSteps(ctx: SelectionContext, budget: number, cache: Map<number, number>): Generator<void, Selection | null> {
   let maxAbs = 1;
   for (let i = 0; i < ctx.fused.length; i++) maxAbs = Math.max(maxAbs, Math.abs(ctx.fused[i]));
   let maxT = 0;
@@ -262,14 +278,17 @@ export function calibrate(ctx: SelectionContext, budget: number, cache: Map<numb
   const bound = 2 * maxAbs + 4 * maxT + Math.abs(ctx.fusedCrf.start[1]) + Math.abs(ctx.fusedCrf.end[1]) + 1;
   let lo = -bound, hi = bound;
   const low = selectAt(ctx, lo, cache);
+  yield;
   if (low.estimatedTokens > budget) return null;
   if (ctx.tuning?.viterbiStart === false) return packByValue(ctx, low, budget, cache);
   let best = low;
   const high = selectAt(ctx, hi, cache);
+  yield;
   if (high.estimatedTokens <= budget) return high;
   for (let iter = 0; iter < 36 && hi - lo > 1e-4; iter++) {
     const mid = (lo + hi) / 2;
     const s = selectAt(ctx, mid, cache);
+    yield;
     if (s.estimatedTokens <= budget) { best = s; lo = mid; } else hi = mid;
   }
   return packByValue(ctx, best, budget, cache);
@@ -287,12 +306,27 @@ export interface Fitted {
  * null when not even the all-elided rendering fits.
  */
 export function fitBudget(ctx: SelectionContext, budget: number, cache: Map<number, number>): Fitted | null {
+  return drive(fitSteps(ctx, budget, cache));
+}
+
+/** fitBudget with `pause()` between its decoding passes (prune/checkpoint.ts: abort and yield). Same result. */
+export async function fitBudgetAsync(ctx: SelectionContext, budget: number, cache: Map<number, number>, pause: () => Promise<void>): Promise<Fitted | null> {
+  const steps = fitSteps(ctx, budget, cache);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await pause();
+  }
+}
+
+function* fitSteps(ctx: SelectionContext, budget: number, cache: Map<number, number>): Generator<void, Fitted | null> {
   let target = budget;
   for (let attempt = 0; attempt < 6; attempt++) {
-    const s = calibrate(ctx, target, cache);
+    const s = yield* calibrateSteps(ctx, target, cache);
     if (!s) return null;
     const rendered = renderKept(ctx.lines, s.keep, ctx.commentPrefix, ctx.cr, ctx.elision);
     const tokens = ctx.counter.count(rendered.text);
+    yield;
     if (tokens <= budget) return { selection: s, rendered, tokens };
     target -= Math.max(1, tokens - budget);
   }

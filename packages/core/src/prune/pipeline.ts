@@ -12,7 +12,7 @@ import { bracketFormat, bracketNesting } from '../text/brackets.js';
 import { markerPrefixForFile } from '../text/elision.js';
 import { dominantCarriageReturn, lineCount, splitLines } from '../text/lines.js';
 import { checkedCounter, loadDefaultTokenCounter, measureTokens, type TokenCounter } from '../text/tokens.js';
-import { evidenceValue, type Fitted, fitBudget, type Selection, type SelectionContext } from './budget.js';
+import { evidenceValue, type Fitted, fitBudgetAsync, type Selection, type SelectionContext } from './budget.js';
 import { REASON_NAMES, Reason } from './reasons.js';
 import { unnamedImports } from './imports.js';
 import { buildRepairIndex } from './repair.js';
@@ -103,7 +103,7 @@ async function fitVerified(
   const st = ctx.structure;
   let previous: (Fitted & { outputErrors: number | null }) | null = null;
   for (let round = 0; ; round++) {
-    const fitted = fitBudget(ctx, budget, cache);
+    const fitted = await fitBudgetAsync(ctx, budget, cache, cp.pause);
     // Keeping statements whole can leave nothing that fits: the last fit, parse errors and all.
     if (!fitted) return previous;
     if (!syn.parsed || !syn.language) return { ...fitted, outputErrors: null };

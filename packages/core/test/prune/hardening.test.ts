@@ -127,3 +127,32 @@ describe('the sliced parse and the yielding analysis give the synchronous result
     expect(compared).toBeGreaterThan(12);
   }, 60_000);
 });
+
+describe('the budget fit pauses between its decoding passes', () => {
+  it('fitBudgetAsync gives fitBudget\'s result, and a pause that throws stops it', async () => {
+    const { crfParams } = await import('../../src/crf/chain.js');
+    const { fitBudget, fitBudgetAsync } = await import('../../src/prune/budget.js');
+    const { buildRepairIndex } = await import('../../src/prune/repair.js');
+    const { LineKind: K } = await import('../../src/syntax/types.js');
+    const { handStructure } = await import('./structure-fixture.js');
+    const LINES = ['def a():', '    x = 1', '    y = 2', 'def b():', '    z = 3'];
+    const st = handStructure(5, { kind: [K.DefHeader, K.Code, K.Code, K.DefHeader, K.Code], parent: [-1, 0, 0, -1, 3], blockEnd: { 0: 2, 3: 4 }, firstBodyLine: { 0: 1, 3: 4 } });
+    const ctx = () => ({
+      lines: LINES, structure: st, fused: Float64Array.from([0, 1, 0, 2, 0, -1, 0, 0.5, 0, 3]), fusedCrf: crfParams([0, 0, 0, 0]),
+      value: Float64Array.from([1, 2, -1, 0.5, 3]), evidenceLed: new Uint8Array(5).fill(1), costs: new Float64Array(5).fill(4),
+      counter: { name: 'words', count: (t: string) => t.split(/\s+/).filter(Boolean).length }, commentPrefix: '#', cr: '', elision: 'compact' as const,
+      repair: { syntactic: true, dependencies: true, language: 'python' as const, maxWholeSpan: 8, wholeSpans: null },
+      repairIndex: buildRepairIndex(st, LINES, 'python'), units: new Map(),
+    });
+    for (const budget of [3, 6, 9, 14, 40]) {
+      let pauses = 0;
+      const a = fitBudget(ctx(), budget, new Map());
+      const b = await fitBudgetAsync(ctx(), budget, new Map(), async () => { pauses++; });
+      expect(b, `budget ${budget}`).toEqual(a);
+      expect(pauses).toBeGreaterThan(0);
+    }
+    let n = 0;
+    await expect(fitBudgetAsync(ctx(), 9, new Map(), async () => { if (++n === 2) throw new CtxpruneError('ABORTED', 'stop'); })).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(n).toBe(2);
+  });
+});
