@@ -11,7 +11,7 @@ export function Legend({ layer, scale }: { layer: Layer; scale: Scale | null }) 
           className="scale"
           title={`${info.description} ${scale?.relative ? `Colours span this file's range, ${scale.min.toFixed(2)}–${scale.max.toFixed(2)}.` : 'Colours on the fixed 0–1 scale (the values barely vary in this file).'}`}
           data-testid="legend-scale"
-          data-scale={scale ? `${scale.relative ? 'file' : 'fixed'} ${scale.min.toFixed(3)} ${scale.max.toFixed(3)}` : ''}
+          data-scale={scale ? `${scale.relative ? 'file' : 'fixed'} ${scale.min} ${scale.max}` : ''}
         >
           <span className="end">
             {info.low}

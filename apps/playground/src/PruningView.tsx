@@ -220,13 +220,19 @@ export function PruningView({ active }: { active: boolean }) {
   // The heatmap of a result lines up only with the input it was computed for.
   const stale = run.result !== null && run.code !== code;
 
-  /** Reveal the first evidence line of the shown result near the top of both panes (the diff editor scrolls them together). */
+  /** Reveal the shown result's evidence near the top of both panes (the diff editor scrolls them together). */
   const revealEvidence = () => {
     const diff = diffRef.current;
     const r = runRef.current.result;
     if (!diff || !r || !autoScroll.current || revealFor.current !== shownSeq.current) return;
     revealFor.current = 0;
-    const first = r.lines.find((l) => l.kept && l.reason === 'evidence') ?? r.lines.find((l) => l.kept);
+    // The evidence that answers the query best (a module docstring at line 1 is evidence too,
+    // but not what the reader came for): the kept run holding the highest semantic score, from its start.
+    let best: (typeof r.lines)[number] | undefined;
+    for (const l of r.lines) if (l.kept && l.reason === 'evidence' && (!best || l.semantic > best.semantic)) best = l;
+    let start = best?.line ?? r.lines.find((l) => l.kept)?.line ?? 0;
+    while (start > 1 && r.lines[start - 2]?.kept) start--;
+    const first = start > 0 ? r.lines[start - 1] : undefined;
     const original = diff.getOriginalEditor();
     if (!first || first.line > (original.getModel()?.getLineCount() ?? 0)) return;
     original.revealLineNearTop(first.line, 1 /* ScrollType.Immediate */);

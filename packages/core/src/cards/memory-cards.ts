@@ -83,25 +83,32 @@ function joinWords(words: readonly string[]): string {
   return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 }
 
-/** The first line of a symbol's docstring or doc comment (Python, JSDoc, `//`, `#`), or ''. */
+/**
+ * The first line of a symbol's own documentation, or '': a docstring right after its header
+ * (Python), or a doc comment (`/** … *\/`, `///`, `//`, `#`) on the lines before it. A comment
+ * inside the body is not documentation.
+ */
 export function firstDocLine(content: string): string {
   const lines = content.split('\n').map((l) => l.trim());
-  const strip = (s: string) => s.replace(/("""|'''|\*\/)\s*$/, '').replace(/^\*\s?/, '').trim();
-  for (let i = 0; i < Math.min(lines.length, 12); i++) {
-    const l = lines[i];
-    const py = /^[rRuUbB]?("""|''')(.*)$/.exec(l);
-    if (py) return strip(py[2]) || strip(lines[i + 1] ?? '');
-    const js = /^\/\*\*?(.*)$/.exec(l);
-    if (js) return strip(js[1]) || strip(lines[i + 1] ?? '');
-    const line = /^(?:\/\/\/?|#)\s*(\S.*)$/.exec(l);
-    if (line && !/^#(include|define|\[|!)/.test(l)) return line[1].trim();
-  }
+  const strip = (s: string) => s.replace(/("""|\'\'\'|\*\/)\s*$/, '').replace(/^\*\s?/, '').trim();
+  // Leading comment lines (the span may start with them).
+  const first = lines[0] ?? '';
+  const js = /^\/\*\*?(.*)$/.exec(first);
+  if (js) return strip(js[1]) || strip(lines[1] ?? '');
+  const line = /^(?:\/\/\/?|#)\s*(\S.*)$/.exec(first);
+  if (line && !/^#(include|define|\[|!)/.test(first)) return line[1].trim();
+  // A docstring: the first statement after the header (the first line ending with ':' or '{').
+  const head = lines.findIndex((l) => /[:{]\s*(#.*)?$/.test(l));
+  if (head < 0 || head > 8) return '';
+  const next = lines.slice(head + 1).find((l) => l !== '') ?? '';
+  const py = /^[rRuUbB]?("""|\'\'\')(.*)$/.exec(next);
+  if (py) return strip(py[2]) || strip(lines[lines.indexOf(next) + 1] ?? '');
   return '';
 }
 
 /** A unit's title as a person would write it. */
 export function unitHeading(unit: ContextUnit): string {
-  const clip = (s: string) => capWords(s, 12);
+  const clip = (s: string) => capWords(s, 10);
   if (unit.type === 'symbol' || unit.type === 'class') {
     const name = unit.title ?? unit.source;
     const doc = firstDocLine(unit.content);
