@@ -18,7 +18,8 @@
 //
 // Build the core first (`npm run build -w @ctxprune/core`), then
 //   node packages/core/bench/compaction/val.mjs [--mirror /work/.mirror] [--ratios 4,8] [--limit N] [--json]
-//   node packages/core/bench/compaction/val.mjs --select CASES.jsonl [--per-repo 6]   # rewrite val-transcripts.json
+//   node packages/core/bench/compaction/val.mjs --select CASES.jsonl [--per-repo 6] [--ids OUT.json]   # rewrite the identifiers
+//   --ids val-transcripts-wide.json: one commit from each of 48 repositories of the lead's validation corpus (data/val/cases.jsonl)
 // CTXPRUNE_DIST points at another build output (default: packages/core/dist), e.g. an older build
 // to measure before/after on the same transcripts.
 import { execFileSync } from 'node:child_process';
@@ -230,13 +231,16 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
         const after = res.messages.reduce((a, m) => a + refCount(m.content), 0);
         if (after > tokens) over++;
         used += after; budget += tokens;
+        // A case whose commit edits no non-blank line of the file (e.g. a pure deletion elsewhere) counts for the budget only.
+        if (t.goldLines.length === 0) { perCase.push({ ratio, strategy, id: t.id, gold: null, tokens, after }); continue; }
         const m = res.messages.find((x) => x.id === t.goldMessageId);
         const present = new Set(m ? m.content.split('\n') : []);
         const s = t.goldLines.filter((l) => present.has(l)).length / t.goldLines.length;
         share += s; if (s === 1) all++; n++;
         perCase.push({ ratio, strategy, id: t.id, gold: s, tokens, after });
       }
-      rows.push({ ratio, strategy, cases: n, goldShare: share / n, allGold: all / n, over, meanBudget: budget / n, meanUsed: used / n, ms: ms / n });
+      const k = transcripts.length;
+      rows.push({ ratio, strategy, cases: n, transcripts: k, goldShare: share / n, allGold: all / n, over, meanBudget: budget / k, meanUsed: used / k, ms: ms / k });
     }
   }
   if (has('json')) console.log(JSON.stringify({ rows, perCase }, null, 1));
@@ -246,7 +250,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     console.log('| budget | strategy | gold lines kept | all gold kept | over budget (o200k) | mean tokens / budget | ms/transcript |');
     console.log('|---|---|---|---|---|---|---|');
     for (const r of rows) {
-      console.log(`| 1/${r.ratio} | ${r.strategy} | ${r.goldShare.toFixed(3)} | ${(100 * r.allGold).toFixed(0)}% | ${r.over}/${r.cases} | ${Math.round(r.meanUsed)} / ${Math.round(r.meanBudget)} | ${r.ms.toFixed(0)} |`);
+      console.log(`| 1/${r.ratio} | ${r.strategy} | ${r.goldShare.toFixed(3)} (${r.cases}) | ${(100 * r.allGold).toFixed(0)}% | ${r.over}/${r.transcripts} | ${Math.round(r.meanUsed)} / ${Math.round(r.meanBudget)} | ${r.ms.toFixed(0)} |`);
     }
   }
 }
