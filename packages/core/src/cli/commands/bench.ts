@@ -20,7 +20,7 @@ const DEFAULT_CASES = process.env.CTXPRUNE_BENCH_CASES ?? 'data/dev-cases.jsonl'
 /** One configuration of the pipeline: an ablation and a marker style (default: the library's). */
 interface Variant { ablation?: PruneAblation; elision?: ElisionStyle; tuning?: PruneTuning }
 
-const TUNING_KEYS = ['maxWholeSpan', 'clueWeight', 'costExponent', 'viterbiStart'] as const satisfies readonly (keyof PruneTuning)[];
+const TUNING_KEYS = ['maxWholeSpan', 'clueWeight', 'costExponent', 'viterbiStart', 'repairImports', 'packerValue'] as const satisfies readonly (keyof PruneTuning)[];
 
 /** `--tune maxWholeSpan=6,clueWeight=0`: the pipeline's tuned constants, for sweeps on the validation corpus. */
 function tuningFromArg(arg: string | undefined): PruneTuning | undefined {
