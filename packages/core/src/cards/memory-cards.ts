@@ -90,7 +90,7 @@ function joinWords(words: readonly string[]): string {
  */
 export function firstDocLine(content: string): string {
   const lines = content.split('\n').map((l) => l.trim());
-  const strip = (s: string) => s.replace(/("""|\'\'\'|\*\/)\s*$/, '').replace(/^\*\s?/, '').trim();
+  const strip = (s: string) => s.replace(/("""|'''|\*\/)\s*$/, '').replace(/^\*\s?/, '').trim();
   // Leading comment lines (the span may start with them).
   const first = lines[0] ?? '';
   const js = /^\/\*\*?(.*)$/.exec(first);
@@ -101,7 +101,7 @@ export function firstDocLine(content: string): string {
   const head = lines.findIndex((l) => /[:{]\s*(#.*)?$/.test(l));
   if (head < 0 || head > 8) return '';
   const next = lines.slice(head + 1).find((l) => l !== '') ?? '';
-  const py = /^[rRuUbB]?("""|\'\'\')(.*)$/.exec(next);
+  const py = /^[rRuUbB]?("""|''')(.*)$/.exec(next);
   if (py) return strip(py[2]) || strip(lines[lines.indexOf(next) + 1] ?? '');
   return '';
 }
