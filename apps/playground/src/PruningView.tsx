@@ -225,13 +225,22 @@ export function PruningView({ active }: { active: boolean }) {
     const diff = diffRef.current;
     const r = runRef.current.result;
     if (!diff || !r || !autoScroll.current || revealFor.current !== shownSeq.current) return;
+    // Only once the diff is the one of this result's text (setModel announces an empty one first).
+    if (diff.getModifiedEditor().getModel()?.getValue() !== r.text || diff.getLineChanges() === null) return;
     revealFor.current = 0;
-    // The evidence that answers the query best (a module docstring at line 1 is evidence too,
-    // but not what the reader came for): the kept run holding the highest semantic score, from its start.
-    let best: (typeof r.lines)[number] | undefined;
-    for (const l of r.lines) if (l.kept && l.reason === 'evidence' && (!best || l.semantic > best.semantic)) best = l;
-    let start = best?.line ?? r.lines.find((l) => l.kept)?.line ?? 0;
-    while (start > 1 && r.lines[start - 2]?.kept) start--;
+    // The evidence that answers the query best (a module docstring at line 1 can be evidence too,
+    // but is not what the reader came for): the kept run whose evidence lines weigh most (sum of
+    // their semantic scores), from its first line.
+    let start = 0;
+    let bestWeight = -1;
+    for (let i = 0; i < r.lines.length; ) {
+      if (!r.lines[i].kept) { i++; continue; }
+      let j = i;
+      let weight = 0;
+      for (; j < r.lines.length && r.lines[j].kept; j++) if (r.lines[j].reason === 'evidence') weight += r.lines[j].semantic;
+      if (weight > bestWeight) { bestWeight = weight; start = r.lines[i].line; }
+      i = j;
+    }
     const first = start > 0 ? r.lines[start - 1] : undefined;
     const original = diff.getOriginalEditor();
     if (!first || first.line > (original.getModel()?.getLineCount() ?? 0)) return;
@@ -262,7 +271,8 @@ export function PruningView({ active }: { active: boolean }) {
         // A new model rather than setValue: Monaco maps an edit made while a diff is being
         // computed onto that diff's result, which throws when the line counts no longer match
         // ("Illegal value for lineNumber", #21). A new model starts a fresh computation.
-        const view = diff.getOriginalEditor().saveViewState();
+        // Keep where the user was, unless the panes are about to scroll to the evidence anyway.
+        const view = autoScroll.current ? null : diff.getOriginalEditor().saveViewState();
         const next = monaco.editor.createModel(text, modified.getLanguageId());
         diff.setModel({ original, modified: next });
         retire(modified);
