@@ -1,15 +1,19 @@
 /**
  * Issue 21: the playground at 900, 1,100, 1,280 and 1,440 px: no overlapping headers, the first
  * evidence line in the first screen, each heatmap layer on its own scale (said in the legend),
- * and no page error while switching every sample and engine. Writes the README's screenshots
- * (docs/screenshots/playground-<width>.png).
+ * and no page error while switching every sample and engine. With CTXPRUNE_DOCS_SCREENSHOTS=1 it
+ * rewrites the README's screenshots (docs/screenshots/playground-<width>.png).
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nextResult, openPlayground, originalEditor, modifiedEditor, resultSeq } from './helpers';
 
-const DOCS = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
+// The README's screenshots are rewritten only when asked (CTXPRUNE_DOCS_SCREENSHOTS=1); otherwise
+// they go with the other test screenshots (e2e/screenshots/, git-ignored).
+const here = dirname(fileURLToPath(import.meta.url));
+const DOCS = process.env.CTXPRUNE_DOCS_SCREENSHOTS ? join(here, '..', 'docs', 'screenshots') : join(here, 'screenshots');
 const WIDTHS = [900, 1100, 1280, 1440];
 
 async function box(l: Locator) {
@@ -63,6 +67,7 @@ for (const width of WIDTHS) {
       }
     }
     await evidenceInFirstScreen(page);
+    mkdirSync(DOCS, { recursive: true });
     await page.screenshot({ path: join(DOCS, `playground-${width}.png`) });
     expect(errors).toEqual([]);
   });
