@@ -1,8 +1,9 @@
 /**
  * AST-aware repair: close the decoder's keep set under the structure the kept lines need to be
  * read (and, for a file that parsed, to parse): whole statements, enclosing scope headers,
- * closing delimiters, control-flow companions, a body statement for Python blocks, and the
- * imports that evidence lines use. Other definitions they use are the dependency rubric's call
+ * closing delimiters, control-flow companions, a body statement for Python blocks, and (with
+ * `dependencies`; off in prune() since the validation corpus measured it costing recall, see
+ * pipeline.ts REPAIR_IMPORTS) the imports that evidence lines use. Other definitions they use are the dependency rubric's call
  * (a definition far away costs its scope's headers and markers; repair would pay that even
  * when the budget has better use). Pure: masks and structure in, masks out.
  */

@@ -39,6 +39,23 @@ export function shimForGrammar(language: LanguageId, text: string): string {
   if (out.includes('export')) out = out.replace(EXPORT_TYPE_STAR, (_m, lead: string, kw: string) => lead + ' '.repeat(kw.length));
   if (out.includes('using')) out = out.replace(USING_IDENT, 'usin_');
   // JSX elements start lines with `<` too: TypeScript files only.
-  if (language === 'typescript' && out.includes('<')) out = out.replace(GENERIC_SIGNATURE_LINE, (_m, end: string, gap: string, _sp: string, sig: string) => end + gap + ';' + sig);
+  if (language === 'typescript' && out.includes('<')) {
+    const src = out;
+    out = out.replace(GENERIC_SIGNATURE_LINE, (_m: string, end: string, gap: string, sp: string, sig: string, at: number) =>
+      endsMember(src, at + end.length) ? end + gap + ';' + sig : end + gap + sp + sig);
+  }
   return out;
+}
+
+/**
+ * Whether the code before `pos` (on its line, less a trailing `//` comment) ends a type member
+ * without its own separator: not a comment line, not already closed by `;` or `,`.
+ */
+function endsMember(text: string, pos: number): boolean {
+  const start = text.lastIndexOf('\n', pos - 1) + 1;
+  let line = text.slice(start, pos);
+  const comment = line.indexOf('//');
+  if (comment >= 0) line = line.slice(0, comment);
+  const code = line.trim();
+  return code !== '' && !/^(\*|\/\*)/.test(code) && !/[;,{]$/.test(code) && !line.includes('*/');
 }

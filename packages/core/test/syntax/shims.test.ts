@@ -82,7 +82,11 @@ describe('shimForGrammar: the other constructs the grammar fails on', () => {
     expect(shimForGrammar('typescript', src)).toBe('const lookup: {\n  (k: string): <A>(r: R<A>) => O<A>\n; <A>(k: string, r: R<A>): O<A>\n} = RR.lookup');
     expect(shimForGrammar('tsx', src)).toBe(src);
     // Curried generic arrows and continued expressions are left alone.
-    for (const same of ['const f = <T>(x: T) =>\n  <U>(y: U) => y', 'const a = b,\n  <T>(x: T) => x', 'x = y\n  < z']) {
+    for (const same of [
+      'const f = <T>(x: T) =>\n  <U>(y: U) => y', 'const a = b,\n  <T>(x: T) => x', 'x = y\n  < z',
+      // A member already closed by ';', with comment lines between (got's GotPaginate).
+      'interface P {\n\tall<T>(url: string): Promise<T[]>;\n\n\t// A bug.\n\t// eslint-disable-next-line adjacent-overload-signatures\n\t<T>(options?: O<T>): I<T>;\n}',
+    ]) {
       expect(shimForGrammar('typescript', same)).toBe(same);
     }
   });
