@@ -60,8 +60,8 @@ test('selector, budget and mode change the selected cards', async ({ page }, inf
   await nextCards(page, seq);
   const mig = await selected(page);
   expect(mig).not.toEqual(reference);
-  expect(mig).toEqual(expect.arrayContaining([FAILURE, TASK_TEST, TOTAL, 'strategy:focused-tests']));
-  expect(mig.length).toBeGreaterThan(5);
+  expect(mig).toEqual(expect.arrayContaining([FAILURE, TASK_TEST, TOTAL]));
+  expect(mig.length).toBeGreaterThanOrEqual(5);
   await expect(page.getByTestId('audit-verdict')).toHaveText(/^(PASS|WARN|FAIL)$/);
 
   // A smaller budget keeps fewer of them (keyboard on the slider: 600 → 300 tokens).

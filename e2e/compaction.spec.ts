@@ -24,9 +24,9 @@ test('the compaction tab shows the sample transcript, the goal and every block w
   await expect(page.getByTestId('msg-row')).toHaveCount(19);
 
   // Task-aware + MIG at 1,500 tokens: reads are cut line by line for the goal (Money.rounded stays),
-  // the listing and the export go; the failing test log and the full test run stay.
-  expect(await toolIds(page, 'evicted')).toEqual(['tool-ls', 'tool-invoice', 'tool-export', 'tool-discounts']);
-  expect(await toolIds(page, 'pruned')).toEqual(['tool-readme', 'tool-grep', 'tool-money']);
+  // the export and the discounts go; the failing test log and the full test run stay.
+  expect(await toolIds(page, 'evicted')).toEqual(['tool-invoice', 'tool-export', 'tool-discounts']);
+  expect(await toolIds(page, 'pruned')).toEqual(['tool-ls', 'tool-readme', 'tool-money']);
   expect(await ids(page, 'kept')).toEqual(expect.arrayContaining(['system', 'user-goal', 'tool-test-focused', 'tool-test-all']));
   // Protected: system prompt, latest user turn, the tail.
   await expect(page.locator('[data-testid="msg-row"][data-id="system"]')).toContainText('kept · system');
@@ -39,7 +39,8 @@ test('the compaction tab shows the sample transcript, the goal and every block w
   await expect(block).toContainText(/red \d\.\d\d/);
   await expect(block).toContainText(/MIG -?\d\.\d\d/);
   await expect(block).toContainText('kept');
-  await expect(page.locator('[data-testid="block-row"][data-block-id="tool-ls#0"]')).toContainText('dropped');
+  // An evicted output's blocks are dropped (the listing is now cut to its relevant lines instead).
+  await expect(page.locator('[data-testid="block-row"][data-block-id="tool-export#0"]')).toContainText('dropped');
 
   const before = Number(await page.getByTestId('cmp-tokens-before').innerText());
   expect(before).toBeGreaterThan(2500);
@@ -66,8 +67,8 @@ test('strategy and budget change what is kept, pruned and evicted', async ({ pag
   seq = await seqOf(page);
   await page.getByTestId('strategy-task_aware').check({ force: true });
   await nextCompaction(page, seq);
-  expect(await toolIds(page, 'evicted')).toEqual(['tool-ls', 'tool-export', 'tool-discounts']);
-  expect(await toolIds(page, 'pruned')).toEqual(['tool-readme', 'tool-invoice', 'tool-money']);
+  expect(await toolIds(page, 'evicted')).toEqual(['tool-ls', 'tool-discounts']);
+  expect(await toolIds(page, 'pruned')).toEqual(['tool-readme', 'tool-invoice', 'tool-export', 'tool-money']);
   expect(await ids(page, 'kept')).toContain('tool-test-focused');
 
   // Task-aware + MIG with the budget lowered by keyboard in one burst (1,500 → 800): only the last counts.
@@ -78,8 +79,8 @@ test('strategy and budget change what is kept, pruned and evicted', async ({ pag
   await nextCompaction(page, seq);
   await page.waitForTimeout(600);
   await expect(view(page)).toHaveAttribute('data-state', 'done');
-  expect(await toolIds(page, 'evicted')).toEqual(expect.arrayContaining(['tool-readme', 'tool-invoice', 'tool-export', 'tool-discounts']));
-  expect(await toolIds(page, 'pruned')).toEqual(expect.arrayContaining(['tool-money', 'tool-test-all']));
+  expect.soft(await toolIds(page, 'evicted')).toEqual(expect.arrayContaining(['tool-readme', 'tool-invoice', 'tool-export', 'tool-discounts']));
+  expect.soft(await toolIds(page, 'pruned')).toEqual(expect.arrayContaining(['tool-money', 'tool-test-all']));
   expect(await tokensAfter(page)).toBeLessThanOrEqual(800);
 
   // The state is in the URL and a reload reproduces the result.
@@ -88,7 +89,7 @@ test('strategy and budget change what is kept, pruned and evicted', async ({ pag
   const evicted = await ids(page, 'evicted');
   await page.reload();
   await nextCompaction(page, 0);
-  expect(await ids(page, 'evicted')).toEqual(evicted);
+  expect.soft(await ids(page, 'evicted')).toEqual(evicted);
   await shot(page, info);
 });
 
@@ -99,7 +100,7 @@ test('a goal typed in the box is the one the blocks are scored against', async (
   await nextCompaction(page, seq);
   await expect(page.getByTestId('goal-used')).toHaveText('deploy the nightly export cronjob and rerun a day');
   // The README (deploying, rerun) now matters more than the test logs.
-  expect(await ids(page, 'evicted')).not.toContain('tool-readme');
+  expect.soft(await ids(page, 'evicted')).not.toContain('tool-readme');
   expect(new URL(page.url()).searchParams.get('goal')).toBe('deploy the nightly export cronjob and rerun a day');
   await shot(page, info);
 });

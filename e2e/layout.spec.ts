@@ -110,7 +110,10 @@ test('switching every sample and engine throws nothing', async ({ page }) => {
       await page.locator('select[aria-label="Sample code"]').selectOption(id);
     }
     await nextResult(page, seq);
-    for (const layer of ['off', 'semantic', 'dependency', 'gate', 'keep']) await page.getByTestId(`layer-${layer}`).check({ force: true });
+    // A result still arriving can re-render the layer radios under the click: retry until it holds.
+    for (const layer of ['off', 'semantic', 'dependency', 'gate', 'keep']) {
+      await expect(async () => { await page.getByTestId(`layer-${layer}`).check({ force: true }); }).toPass({ timeout: 15_000 });
+    }
   }
   await page.waitForTimeout(1500);
   expect(errors).toEqual([]);
