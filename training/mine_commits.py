@@ -66,13 +66,17 @@ class Blobs:
         self.p.wait()
 
 
-def commits(git_dir: str, max_commits: int):
-    """Yield (sha, parents, message, [(add, del, path)])."""
+def commits(git_dir: str, max_commits: int, rev: str = 'HEAD'):
+    """Yield (sha, parents, message, [(add, del, path)]) from `rev` back."""
     p = subprocess.Popen(['git', '--git-dir', git_dir, 'log', '--no-merges', f'-n{max_commits}', '--no-renames',
-                          '--format=%x01%H %P%x02%B%x03', '--numstat', 'HEAD'], stdout=subprocess.PIPE)
+                          '--format=%x01%H %P%x02%B%x03', '--numstat', rev], stdout=subprocess.PIPE)
     buf = p.stdout.read().decode('utf-8', 'replace')
-    p.wait()
-    for rec in buf.split('\x01')[1:]:
+    records = buf.split('\x01')[1:]
+    if p.wait() != 0:
+        # A snapshot may lack old objects: keep the history read before the gap (its last record may be cut).
+        records = records[:-1]
+        print(f'{git_dir}: history readable for {len(records)} commits from {rev[:10]}', file=sys.stderr)
+    for rec in records:
         head, _, rest = rec.partition('\x02')
         msg, _, stat = rest.partition('\x03')
         shas = head.split()

@@ -46,7 +46,7 @@ def is_issue_style(message: str) -> bool:
 def mine_history(repo, git_dir, pin, rng, caps, max_commits):
     """(kind, case) for commit and issue cases, sampled uniformly from the eligible commits."""
     eligible = []
-    for sha, parents, msg, files in commits_at(git_dir, pin, max_commits):
+    for sha, parents, msg, files in commits(git_dir, max_commits, pin):
         if len(parents) != 1:
             continue
         subject = msg.strip().splitlines()[0] if msg.strip() else ''
@@ -84,30 +84,6 @@ def mine_history(repo, git_dir, pin, rng, caps, max_commits):
                          'gold_lines': gold, 'file_text': text}
             break
     blobs.close()
-
-
-def commits_at(git_dir, pin, max_commits):
-    """mine_commits.commits, from the pinned commit instead of HEAD."""
-    import subprocess
-    p = subprocess.Popen(['git', '--git-dir', git_dir, 'log', '--no-merges', f'-n{max_commits}', '--no-renames',
-                          '--format=%x01%H %P%x02%B%x03', '--numstat', pin], stdout=subprocess.PIPE)
-    buf = p.stdout.read().decode('utf-8', 'replace')
-    records = buf.split('\x01')[1:]
-    if p.wait() != 0:
-        # A snapshot may lack old objects: keep the history read before the gap (its last record may be cut).
-        records = records[:-1]
-        print(f'{git_dir}: history readable for {len(records)} commits from {pin[:10]}', file=sys.stderr)
-    for rec in records:
-        head, _, rest = rec.partition('\x02')
-        msg, _, stat = rest.partition('\x03')
-        shas = head.split()
-        files = []
-        for line in stat.strip().splitlines():
-            parts = line.split('\t')
-            if len(parts) == 3:
-                a, d, path = parts
-                files.append((int(a) if a != '-' else -1, int(d) if d != '-' else -1, path))
-        yield shas[0], shas[1:], msg, files
 
 
 def mine_descriptions(repo, git_dir, pin, rng, cap):
