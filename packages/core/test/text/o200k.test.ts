@@ -16,6 +16,7 @@ import o200kRanks from 'js-tiktoken/ranks/o200k_base';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildO200k, o200kFromTable, serializeRankTable, type O200k } from '../../src/text/o200k.js';
 import { loadDefaultTokenCounter, type TokenCounter } from '../../src/text/tokens.js';
+import { mulberry32 } from '../../src/util/random.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '../../../..');
@@ -97,17 +98,6 @@ const CONTEXTS: ((c: string) => string)[] = [
   (c) => ' ' + c.repeat(7) + '\n\n',
 ];
 
-/** Mulberry32: a fixed-seed generator for the random strings. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('o200k_base counter vs js-tiktoken', () => {
   it('committed fixtures: whole files and every line, exact', () => {
