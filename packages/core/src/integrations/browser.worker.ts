@@ -7,7 +7,7 @@ import { loadDefaultTokenCounter } from '../text/tokens.js';
 import { prune } from '../prune/pipeline.js';
 import { configureRuntime } from '../runtime/config.js';
 import { NeuralScorer } from '../scorers/neural.js';
-import { detectLanguage, loadParser, parseLanguageName, type LanguageId } from '../syntax/index.js';
+import { loadParser, resolveLanguage, type LanguageId } from '../syntax/index.js';
 import { createWorkerHost } from '../worker/host.js';
 import { configure, useBundledAssets } from './embed.js';
 
@@ -22,10 +22,7 @@ expose(
     loadGrammar: async (language) => {
       await loadParser(language as LanguageId);
     },
-    languageOf: (text, options) => {
-      const l = options.language;
-      return l && l !== 'auto' ? parseLanguageName(l) : detectLanguage(options.fileName, text);
-    },
+    languageOf: resolveLanguage,
     configureRuntime: (patch) => {
       configureRuntime(patch);
     },

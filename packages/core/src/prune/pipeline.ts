@@ -6,7 +6,7 @@ import { fuseEmissions, leadingRubric, rubricMarginals, type RubricEmissions } f
 import { CtxpruneError } from '../errors.js';
 import { LexicalScorer } from '../scorers/lexical.js';
 import type { Scorer, ScorerOutput } from '../scorers/types.js';
-import { analyzeByIndent, analyzeTree, detectLanguage, languageFromFileName, errorRows, lineCommentPrefix, parse, parseLanguageName } from '../syntax/index.js';
+import { analyzeByIndent, analyzeTree, errorRows, lineCommentPrefix, parse, resolveLanguage } from '../syntax/index.js';
 import type { FileStructure, LanguageId } from '../syntax/types.js';
 import { bracketFormat, bracketNesting } from '../text/brackets.js';
 import { markerPrefixForFile } from '../text/elision.js';
@@ -57,12 +57,10 @@ async function resolveSyntax(text: string, lines: string[], opts: PruneOptions, 
   let language: LanguageId | null = null;
   const requested = opts.language;
   if (requested && requested !== 'auto') {
-    language = parseLanguageName(requested);
-    // TypeScript in a .tsx file is TSX: its JSX does not parse with the plain TypeScript grammar.
-    if (language === 'typescript' && opts.fileName && languageFromFileName(opts.fileName) === 'tsx') language = 'tsx';
+    language = resolveLanguage(text, opts);
     if (!language) degraded.push(`unknown language "${requested}": pruned line by line without syntax repair`);
   } else {
-    language = detectLanguage(opts.fileName, text);
+    language = resolveLanguage(text, opts);
     const format = language ? null : bracketFormat(opts.fileName);
     const nesting = format ? bracketNesting(lines, format) : null;
     if (nesting) {

@@ -9,7 +9,7 @@ import type { FileStructure, LanguageId } from './types.js';
 
 export * from './types.js';
 export {
-  detectLanguage, parseLanguageName, languageFromFileName, isLanguageId, grammarFileFor, lineCommentPrefix,
+  detectLanguage, resolveLanguage, parseLanguageName, languageFromFileName, isLanguageId, grammarFileFor, lineCommentPrefix,
   blockCommentDelimiters, usesEndKeyword,
 } from './languages.js';
 export {

@@ -157,6 +157,21 @@ function detectByContent(content: string): LanguageId | null {
 }
 
 /** Language by file extension first, then content heuristics; null when unsure. */
+/**
+ * The language a prune of `text` runs in: the caller's `language` when named (TypeScript in a
+ * .tsx file is TSX, whose JSX the plain TypeScript grammar reads as errors), else detected from
+ * the file name and content. null for an unknown name or an undetected language. One answer for
+ * the pipeline and for the workers that preload its grammar.
+ */
+export function resolveLanguage(text: string, options: { language?: string | null; fileName?: string | null }): LanguageId | null {
+  const requested = options.language;
+  if (requested && requested !== 'auto') {
+    const named = parseLanguageName(requested);
+    return named === 'typescript' && options.fileName && languageFromFileName(options.fileName) === 'tsx' ? 'tsx' : named;
+  }
+  return detectLanguage(options.fileName, text);
+}
+
 export function detectLanguage(fileName: string | undefined | null, content: string): LanguageId | null {
   if (fileName) {
     const byName = languageFromFileName(fileName);

@@ -9,7 +9,7 @@ import { expose } from 'comlink';
 import { configure, loadDefaultTokenCounter, prune } from '../index.js';
 import { configureRuntime } from '../runtime/config.js';
 import { NeuralScorer } from '../scorers/neural.js';
-import { detectLanguage, loadParser, parseLanguageName, type LanguageId } from '../syntax/index.js';
+import { loadParser, resolveLanguage, type LanguageId } from '../syntax/index.js';
 import { createWorkerHost } from './host.js';
 
 expose(
@@ -21,10 +21,7 @@ expose(
     loadGrammar: async (language) => {
       await loadParser(language as LanguageId);
     },
-    languageOf: (text, options) => {
-      const l = options.language;
-      return l && l !== 'auto' ? parseLanguageName(l) : detectLanguage(options.fileName, text);
-    },
+    languageOf: resolveLanguage,
     configureRuntime: (patch) => {
       configureRuntime(patch);
     },

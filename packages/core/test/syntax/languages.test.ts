@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectLanguage, grammarFileFor, lineCommentPrefix, parseLanguageName } from '../../src/syntax/index.js';
+import { detectLanguage, grammarFileFor, lineCommentPrefix, parseLanguageName, resolveLanguage } from '../../src/syntax/index.js';
 
 describe('detectLanguage', () => {
   it('by extension', () => {
@@ -57,5 +57,16 @@ describe('grammar file names and comment prefixes', () => {
     expect(lineCommentPrefix('ruby')).toBe('#');
     expect(lineCommentPrefix('php')).toBe('//');
     expect(lineCommentPrefix('go')).toBe('//');
+  });
+});
+
+describe('resolveLanguage', () => {
+  it('takes a named language, TypeScript in a .tsx file as TSX, else detects', () => {
+    expect(resolveLanguage('x = 1', { language: 'Python' })).toBe('python');
+    expect(resolveLanguage('', { language: 'typescript', fileName: 'src/Card.tsx' })).toBe('tsx');
+    expect(resolveLanguage('', { language: 'typescript', fileName: 'src/card.ts' })).toBe('typescript');
+    expect(resolveLanguage('', { language: 'pyhton' })).toBe(null);
+    expect(resolveLanguage('const a = 1;', { language: 'auto', fileName: 'a.tsx' })).toBe('tsx');
+    expect(resolveLanguage('def f():\n    return 1\n', {})).toBe('python');
   });
 });
