@@ -89,6 +89,20 @@ def commits(git_dir: str, max_commits: int, rev: str = 'HEAD'):
         yield shas[0], shas[1:], msg, files
 
 
+def eligible_sources(parents, msg, files):
+    """The source files a commit edits when it is a case (the benchmark's filter), else None: one
+    parent, a descriptive subject, 1-2 non-test source files of <= 80 changed lines, <= 8 files."""
+    if len(parents) != 1:
+        return None
+    subject = msg.strip().splitlines()[0] if msg.strip() else ''
+    if not descriptive(subject):
+        return None
+    src = [(a, d, p) for a, d, p in files if os.path.splitext(p)[1] in SRC_EXT and not TEST_RE.search(p)]
+    if not (1 <= len(src) <= 2) or len(files) > 8 or any(a < 0 or a + d > 80 for a, d, _ in src):
+        return None
+    return src
+
+
 def gold_lines(git_dir: str, parent: str, sha: str, path: str, pre_lines: list):
     out = subprocess.run(['git', '--git-dir', git_dir, 'diff', '-U0', '--no-color', '--no-ext-diff', parent, sha,
                           '--', path], stdout=subprocess.PIPE).stdout.decode('utf-8', 'replace')
@@ -119,16 +133,10 @@ def mine_repo(repo: str, mirror: str, out_dir: str, per_repo: int, max_commits: 
     with open(out_path, 'w') as f:
         for sha, parents, msg, files in commits(git_dir, max_commits):
             n_scanned += 1
-            if len(parents) != 1:
+            src = eligible_sources(parents, msg, files)
+            if src is None:
                 continue
-            subject = msg.strip().splitlines()[0] if msg.strip() else ''
-            if not descriptive(subject):
-                continue
-            src = [(a, d, p) for a, d, p in files if os.path.splitext(p)[1] in SRC_EXT and not TEST_RE.search(p)]
-            if not (1 <= len(src) <= 2) or len(files) > 8:
-                continue
-            if any(a < 0 or a + d > 80 for a, d, _ in src):
-                continue
+            subject = msg.strip().splitlines()[0]
             query = clean_message(msg)
             for a, d, path in src:
                 data = blobs.get(parents[0], path)

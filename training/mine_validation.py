@@ -25,7 +25,7 @@ import sys
 from functools import partial
 from multiprocessing import Pool
 
-from mine_commits import SRC_EXT, TEST_RE, Blobs, clean_message, commits, descriptive, gold_lines
+from mine_commits import SRC_EXT, TEST_RE, Blobs, clean_message, commits, eligible_sources, gold_lines
 from mine_docs import candidates, cut
 from validation import VALIDATION
 
@@ -47,13 +47,8 @@ def mine_history(repo, git_dir, pin, rng, caps, max_commits):
     """(kind, case) for commit and issue cases, sampled uniformly from the eligible commits."""
     eligible = []
     for sha, parents, msg, files in commits(git_dir, max_commits, pin):
-        if len(parents) != 1:
-            continue
-        subject = msg.strip().splitlines()[0] if msg.strip() else ''
-        if not descriptive(subject):
-            continue
-        src = [(a, d, p) for a, d, p in files if os.path.splitext(p)[1] in SRC_EXT and not TEST_RE.search(p)]
-        if not (1 <= len(src) <= 2) or len(files) > 8 or any(a < 0 or a + d > 80 for a, d, _ in src):
+        src = eligible_sources(parents, msg, files)
+        if src is None:
             continue
         query = clean_message(msg)
         eligible.append(('issue' if is_issue_style(query) else 'commit', sha, parents[0], query, src))
