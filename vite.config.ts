@@ -46,11 +46,22 @@ function ortWasm(): Plugin {
   };
 }
 
-/** The core from its sources, for the app and for the unit tests of its modules (vitest.config.ts). */
-export const coreAlias = [
-  { find: /^@ctxprune\/core$/, replacement: here('./packages/core/src/index.ts') },
-  { find: /^@ctxprune\/core\/(.*)$/, replacement: here('./packages/core/src/') + '$1' },
-];
+type ExportTarget = string | { default?: string; [condition: string]: unknown };
+
+/**
+ * The core from its sources, for the app and for the unit tests of its modules (vitest.config.ts):
+ * each entry point of the package's `exports` map (dist/X.js) maps to its source (src/X.ts), and
+ * nothing else does, so the playground can only import what an embedder can. A query after the
+ * name (`?worker`) is kept.
+ */
+export const coreAlias = Object.entries(
+  (JSON.parse(readFileSync(here('./packages/core/package.json'), 'utf8')) as { exports: Record<string, ExportTarget> }).exports,
+).flatMap(([sub, target]) => {
+  const dist = typeof target === 'string' ? target : target.default;
+  if (!dist?.startsWith('./dist/') || !dist.endsWith('.js')) return [];
+  const name = `@ctxprune/core${sub.slice(1)}`.replace(/[/.]/g, (c) => `\\${c}`);
+  return [{ find: new RegExp(`^${name}(\\?.*)?$`), replacement: here(`./packages/core/src/${dist.slice(7, -3)}.ts`) + '$1' }];
+});
 
 export default defineConfig({
   root: here('./apps/playground'),

@@ -126,7 +126,7 @@ test.describe('embedding the packed package in a Vite app', () => {
     expect(worker.stats.syntax).toBe('tree-sitter');
     expect(worker.engine?.scorer).toMatch(/neural/);
     expect(worker.text).toContain('parse_retry_after');
-    expect(requests.some((p) => /\/assets\/browser\.worker-[\w-]+\.js$/.test(p))).toBe(true);
+    expect(requests.some((p) => /\/assets\/prune\.worker-[\w-]+\.js$/.test(p))).toBe(true);
 
     // One configure() call points every asset at another base.
     const rebased = await page.evaluate(() => (window as unknown as { ctxprune: { rebased(b: string): Promise<Out> } }).ctxprune.rebased('/elsewhere/'));

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { AUDIT_THRESHOLDS } from '@ctxprune/core/cards/audit.ts';
+import { AUDIT_THRESHOLDS } from '@ctxprune/core';
 import { LEDGER_FILES, LEDGER_MEMORIES, LEDGER_RULES, LEDGER_TASK } from './samples/ledgerRepo';
 import { CARDS_BUDGET, MODES, SELECTORS, readCardsState, writeCardsState } from './tabState';
 import { useCards } from './workbench/client';

@@ -1,11 +1,8 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { DiffEditor, type DiffOnMount } from '@monaco-editor/react';
 import type { editor } from 'monaco-editor/editor/editor.api';
-import { LANGUAGES, type LanguageId } from '@ctxprune/core/syntax/types.ts';
-import { detectLanguage, isLanguageId } from '@ctxprune/core/syntax/languages.ts';
-import { isAbortError } from '@ctxprune/core/worker/client.ts';
-import type { EngineChoice, LoadProgress, WorkerCapabilities, WorkerPruneResult } from '@ctxprune/core/worker/protocol.ts';
-import type { ElisionStyle } from '@ctxprune/core/text/elision.ts';
+import { detectLanguage, isLanguageId, LANGUAGES, type ElisionStyle, type LanguageId } from '@ctxprune/core';
+import { isAbortError, type EngineChoice, type LoadProgress, type WorkerCapabilities, type WorkerPruneResult } from '@ctxprune/core/worker';
 import { prunedLineLabels } from './lineNumbers';
 import { getPruner, onLoadProgress } from './pruner';
 import { DEFAULT_SAMPLE, SAMPLES, findSample } from './samples';

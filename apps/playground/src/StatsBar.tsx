@@ -1,5 +1,5 @@
-import { describeScorer } from '@ctxprune/core/scorers/types.ts';
-import type { EngineChoice, LoadProgress, WorkerCapabilities, WorkerPruneResult } from '@ctxprune/core/worker/protocol.ts';
+import { describeScorer } from '@ctxprune/core';
+import type { EngineChoice, LoadProgress, WorkerCapabilities, WorkerPruneResult } from '@ctxprune/core/worker';
 import { LANGUAGE_LABELS } from './languages';
 
 interface Props {

@@ -2,7 +2,7 @@
  * The files the pruning worker needs, resolved by Vite to same-origin URLs and handed to the
  * worker at start (the library takes its asset URLs from the page).
  */
-import type { WorkerInit } from '@ctxprune/core/worker/protocol.ts';
+import type { WorkerInit } from '@ctxprune/core/worker';
 import treeSitterWasm from 'web-tree-sitter/web-tree-sitter.wasm?url';
 import python from '@vscode/tree-sitter-wasm/wasm/tree-sitter-python.wasm?url';
 import typescript from '@vscode/tree-sitter-wasm/wasm/tree-sitter-typescript.wasm?url';

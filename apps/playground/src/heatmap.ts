@@ -4,7 +4,7 @@
  * pruned lines, and a hover with the reason and all four scores.
  */
 import type { editor } from 'monaco-editor/editor/editor.api';
-import type { LineInfo, KeepReason } from '@ctxprune/core/prune/types.ts';
+import type { KeepReason, LineInfo } from '@ctxprune/core';
 import type { Layer } from './urlState';
 
 export const BUCKETS = 10;

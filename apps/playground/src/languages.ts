@@ -1,4 +1,4 @@
-import type { LanguageId } from '@ctxprune/core/syntax/types.ts';
+import type { LanguageId } from '@ctxprune/core';
 
 export const LANGUAGE_LABELS: Record<LanguageId, string> = {
   python: 'Python',

@@ -1,7 +1,6 @@
-import { createPrunerClient, type PrunerClient } from '@ctxprune/core/worker/client.ts';
-import type { LoadProgress, WorkerPreload } from '@ctxprune/core/worker/protocol.ts';
-import { detectLanguage, isLanguageId } from '@ctxprune/core/syntax/languages.ts';
-import PrunerWorker from '@ctxprune/core/worker/prune.worker.ts?worker';
+import { detectLanguage, isLanguageId } from '@ctxprune/core';
+import { createPrunerClient, type LoadProgress, type PrunerClient, type WorkerPreload } from '@ctxprune/core/worker';
+import PrunerWorker from '@ctxprune/core/worker/prune.worker?worker';
 import { workerInit } from './assets';
 import { DEFAULT_SAMPLE, findSample } from './samples';
 import { readTab } from './tabState';

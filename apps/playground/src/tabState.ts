@@ -4,8 +4,7 @@
  * `?tab=compaction&strategy=…&budget=…&goal=…`; the line-pruning tab keeps its own parameters
  * (urlState.ts) and needs no `tab`.
  */
-import type { CompressionMode, Selector } from '@ctxprune/core/cards/index.ts';
-import type { CompactionStrategy } from '@ctxprune/core/compaction/index.ts';
+import type { CompactionStrategy, CompressionMode, Selector } from '@ctxprune/core';
 import type { CardsParams, CompactParams } from './workbench/types';
 
 export type TabId = 'pruning' | 'cards' | 'compaction' | 'pack';

@@ -2,8 +2,8 @@
  * The view's state in the URL (query string), so that a link reproduces it. Code travels only
  * when it is small and not a sample; a large paste keeps the link to its settings.
  */
-import type { ElisionStyle } from '@ctxprune/core/text/elision.ts';
-import { ENGINE_CHOICES, type EngineChoice } from '@ctxprune/core/worker/protocol.ts';
+import { ELISION_STYLES, type ElisionStyle } from '@ctxprune/core';
+import { ENGINE_CHOICES, type EngineChoice } from '@ctxprune/core/worker';
 
 export type Layer = 'semantic' | 'dependency' | 'gate' | 'keep' | 'off';
 export const LAYERS: Layer[] = ['semantic', 'dependency', 'gate', 'keep', 'off'];
@@ -24,8 +24,6 @@ export interface ViewState {
 
 /** Code longer than this (characters) is not put in the URL. */
 export const MAX_URL_CODE_CHARS = 4000;
-
-const ELISIONS: ElisionStyle[] = ['bare', 'compact', 'verbose'];
 
 function toBase64Url(text: string): string {
   const bytes = new TextEncoder().encode(text);
@@ -67,7 +65,7 @@ export function readUrlState(search: string): Partial<ViewState> {
   const e = p.get('engine') as EngineChoice | null;
   if (e && ENGINE_CHOICES.includes(e)) out.engine = e;
   const m = p.get('markers') as ElisionStyle | null;
-  if (m && ELISIONS.includes(m)) out.elision = m;
+  if (m && ELISION_STYLES.includes(m)) out.elision = m;
   const l = p.get('layer') as Layer | null;
   if (l && LAYERS.includes(l)) out.layer = l;
   return out;

@@ -6,7 +6,7 @@
  *   the block it closes (the previous kept line indented deeper), else the nearest kept line;
  * - dependency: the first kept line that uses a name it defines (import, def, class, const …).
  */
-import type { LineInfo } from '@ctxprune/core/prune/types.ts';
+import type { LineInfo } from '@ctxprune/core';
 
 const indent = (s: string) => s.length - s.trimStart().length;
 const blank = (s: string | undefined) => s === undefined || s.trim() === '';

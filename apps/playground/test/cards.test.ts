@@ -3,9 +3,10 @@
  * units, the cap is an option, and titles and triggers read like a person wrote them.
  */
 import { describe, expect, it } from 'vitest';
-import { renderRawUnit } from '@ctxprune/core/cards/assemble.ts';
-import { firstDocLine, sharedTaskWords, unitHeading } from '@ctxprune/core/cards/memory-cards.ts';
-import type { ContextUnit } from '@ctxprune/core/cards/types.ts';
+// Internals of the core's card builder (not public API), by path.
+import { renderRawUnit } from '../../../packages/core/src/cards/assemble.ts';
+import { firstDocLine, sharedTaskWords, unitHeading } from '../../../packages/core/src/cards/memory-cards.ts';
+import type { ContextUnit } from '../../../packages/core/src/cards/types.ts';
 import { LEDGER_TASK } from '../src/samples/ledgerRepo';
 import { runCards } from '../src/workbench/compute';
 

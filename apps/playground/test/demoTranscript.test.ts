@@ -4,7 +4,7 @@
  * allocation used to evict it while a directory listing (MIG 0.32) stayed.
  */
 import { describe, expect, it } from 'vitest';
-import { compact } from '@ctxprune/core/compaction/compact.ts';
+import { compact } from '@ctxprune/core';
 import { TRANSCRIPT } from '../src/samples/transcript';
 
 describe('playground demo transcript', { timeout: 120_000 }, () => {

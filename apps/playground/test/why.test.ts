@@ -1,6 +1,6 @@
 /** The hover's reasons (#21) and the heatmap's per-layer scale. */
 import { describe, expect, it } from 'vitest';
-import type { LineInfo } from '@ctxprune/core/prune/types.ts';
+import type { LineInfo } from '@ctxprune/core';
 import { hoverMarkdown, layerScale } from '../src/heatmap';
 import { definedNames, keptFor } from '../src/why';
 

@@ -4,6 +4,10 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { compact, loadDefaultTokenCounter, prune, resolveScorer, type CompactOptions, type Message, type PruneOptions, type Scorer } from '@ctxprune/core';
+import { configureFromEnvironment } from '@ctxprune/core/node';
+
+// CTXPRUNE_MODEL and the neural tuning variables, as the CLI reads them.
+configureFromEnvironment();
 
 const name = (workerData as { scorer: 'auto' | 'neural' | 'lexical' }).scorer;
 let sc: Promise<Scorer | 'lexical'> | null = null;

@@ -3,9 +3,7 @@
  * with the grammar URLs the page hands over. A request that is no longer the newest when its
  * turn comes is answered `superseded` without running.
  */
-import { configure } from '@ctxprune/core/config.ts';
-import { buildPackIndex, packContext, type PackIndex } from '@ctxprune/core/pack/pack.ts';
-import { loadDefaultTokenCounter } from '@ctxprune/core/text/tokens.ts';
+import { buildPackIndex, configure, loadDefaultTokenCounter, packContext, type PackIndex } from '@ctxprune/core';
 import { LEDGER_FILES } from '../samples/ledgerRepo';
 import type { PackReply, PackRequest } from './types';
 

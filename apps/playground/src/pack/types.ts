@@ -1,4 +1,4 @@
-import type { AssetConfig } from '@ctxprune/core/config.ts';
+import type { AssetConfig } from '@ctxprune/core';
 
 export interface PackParams {
   task: string;

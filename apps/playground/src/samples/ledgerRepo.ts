@@ -2,7 +2,7 @@
  * The "Context cards" sample: a small invoicing package written for the playground (not taken
  * from any project), plus the memories and rules an agent team might have collected about it.
  */
-import type { MemoryInput } from '@ctxprune/core/cards/index.ts';
+import type { MemoryInput } from '@ctxprune/core';
 import moneyPy from './ledger/money.py?raw';
 import taxPy from './ledger/tax.py?raw';
 import discountsPy from './ledger/discounts.py?raw';

@@ -3,7 +3,7 @@
  * written for the playground. Tool outputs are file reads, a directory listing, a grep and two
  * test logs; the later user turn states the goal that task-aware strategies score against.
  */
-import type { Message } from '@ctxprune/core/compaction/index.ts';
+import type { Message } from '@ctxprune/core';
 import { LEDGER_FILES } from './ledgerRepo';
 
 const README = `# ledger

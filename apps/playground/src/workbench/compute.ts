@@ -2,9 +2,7 @@
  * The work of the two tabs, as plain functions over the samples (run in the workbench worker;
  * unit-tested directly). Everything comes from @ctxprune/core; this only shapes the results.
  */
-import { assembleContext, buildContextGraph, type ContextGraph } from '@ctxprune/core/cards/index.ts';
-import { compact } from '@ctxprune/core/compaction/index.ts';
-import { loadDefaultTokenCounter, type TokenCounter } from '@ctxprune/core/text/tokens.ts';
+import { assembleContext, buildContextGraph, compact, loadDefaultTokenCounter, type ContextGraph, type TokenCounter } from '@ctxprune/core';
 import { LEDGER_FILES, LEDGER_MEMORIES, LEDGER_RULES } from '../samples/ledgerRepo';
 import { TRANSCRIPT } from '../samples/transcript';
 import type { CardsParams, CardsView, CompactParams, CompactView, MessageRow, UnitRow } from './types';

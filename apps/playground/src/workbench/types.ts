@@ -2,9 +2,7 @@
  * Messages between the playground and its workbench worker (cards and compaction), and the
  * view models it returns: plain, structured-cloneable data shaped for the two tabs.
  */
-import type { AuditReport, CompressionMode, PackDecision, Selector, UnitType } from '@ctxprune/core/cards/index.ts';
-import type { BlockDump, CompactionStrategy, MessageStatus, Role } from '@ctxprune/core/compaction/index.ts';
-import type { GroupScore } from '@ctxprune/core/select/types.ts';
+import type { AuditReport, BlockDump, CompactionStrategy, CompressionMode, GroupScore, MessageStatus, PackDecision, Role, Selector, UnitType } from '@ctxprune/core';
 
 export interface CardsParams {
   task: string;

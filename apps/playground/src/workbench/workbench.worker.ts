@@ -3,7 +3,7 @@
  * Requests of one kind supersede each other: a request that is no longer the newest of its kind
  * when its turn comes is answered `superseded` without running.
  */
-import { loadDefaultTokenCounter } from '@ctxprune/core/text/tokens.ts';
+import { loadDefaultTokenCounter } from '@ctxprune/core';
 import { runCards, runCompaction } from './compute';
 import type { WorkbenchReply, WorkbenchRequest } from './types';
 

@@ -2,6 +2,7 @@
  * `ctxprune <command>`: each command lives in commands/<name>.ts and registers below.
  * Commands print results to stdout and return an exit code; errors go to stderr.
  */
+import { configureFromEnvironment } from '../environment.js';
 import { isCtxpruneError } from '../errors.js';
 import { own } from '../util/own.js';
 
@@ -83,6 +84,8 @@ export async function main(argv: string[], io: CliIo = stdio): Promise<number> {
       io.out(`ctxprune ${name}: ${command.summary}\n\nusage: ${command.usage}`);
       return 0;
     }
+    // The one place the CLI's environment variables become configuration (environment.ts).
+    configureFromEnvironment();
     return await command.run(rest, io);
   } catch (e) {
     if (isCtxpruneError(e)) {

@@ -12,21 +12,20 @@ export * from '../index.js';
 export { configure, useBundledAssets, workerInit, currentModelUrl } from './embed.js';
 export type { EmbedConfig } from './embed.js';
 export { bundledAssets } from './bundled.js';
-export { configureRuntime, runtimeConfig } from '../runtime/config.js';
+export type { BundledAssets } from './bundled.js';
 export * from '../worker/index.js';
-export { withFocus, describePrune, elidedRanges, formatRanges } from './focus.js';
-export type { FocusArgs, WithFocusOptions } from './focus.js';
 
 useBundledAssets();
 
 /**
  * A client for the pruning worker shipped with the package. The worker starts with the page's
- * configuration at the time of the call (asset URLs, model); pass `init` to override.
+ * configuration at the time of the call (asset URLs, model: the bundled ones unless configured);
+ * pass `init` to override.
  */
 export function createPruner(options: Omit<PrunerClientOptions, 'createWorker' | 'workerUrl'> = {}): PrunerClient {
   return createPrunerClient({
     ...options,
     init: options.init ?? workerInit(),
-    createWorker: () => new Worker(new URL('./browser.worker.js', import.meta.url), { type: 'module', name: 'ctxprune-pruner' }),
+    createWorker: () => new Worker(new URL('../worker/prune.worker.js', import.meta.url), { type: 'module', name: 'ctxprune-pruner' }),
   });
 }

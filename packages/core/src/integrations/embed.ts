@@ -9,33 +9,26 @@
  *
  * Explicit per-file settings (grammarUrls, treeSitterWasmUrl, model) always win over a base.
  */
-import { configure as configureEnv, env, type AssetConfig, type CtxpruneEnv, type FetchLike } from '../config.js';
-import { configureRuntime, runtimeConfig, type ModelSource } from '../runtime/config.js';
-import { resetGrammarCache } from '../syntax/loader.js';
+import { assetUrl, configure as configureEnv, env, type AssetConfig, type ConfigurePatch, type CtxpruneEnv } from '../config.js';
 import type { WorkerInit } from '../worker/protocol.js';
 import { bundledAssets } from './bundled.js';
 
-export interface EmbedConfig {
-  assets?: Partial<AssetConfig>;
-  fetch?: FetchLike;
-  /** The neural scorer's model: a URL, bytes, or null = `<assetBase>models/ctxprune-lamr.onnx`. */
-  model?: ModelSource;
-  /** Base URL of onnxruntime-web's .wasm files; null = where the bundler put them. */
-  ortWasmPaths?: string | null;
-}
+/** The browser entry's configure takes what the base one takes (config.ts: `ConfigurePatch`). */
+export type EmbedConfig = ConfigurePatch;
 
 let usingBundled = false;
 
 /** Point the library at the package's bundled assets (idempotent; done on import of the browser entry). */
 export function useBundledAssets(): void {
   const b = bundledAssets();
-  configureEnv({ assets: { grammarUrls: { ...b.grammarUrls }, treeSitterWasmUrl: b.treeSitterWasmUrl } });
-  configureRuntime({ model: b.modelUrl });
+  configureEnv({ assets: { grammarUrls: { ...b.grammarUrls }, treeSitterWasmUrl: b.treeSitterWasmUrl }, model: b.modelUrl });
   usingBundled = true;
-  resetGrammarCache();
 }
 
-/** The one configuration call: asset locations (or a base for all of them), fetch, model, ORT wasm. */
+/**
+ * config.ts's `configure`, plus one rule of the bundled defaults: a new `assetBase` or
+ * `grammarBaseUrl` replaces the bundled per-file URLs that this call does not set.
+ */
 export function configure(patch: EmbedConfig): CtxpruneEnv {
   const a = patch.assets ?? {};
   const rebased = a.assetBase !== undefined || a.grammarBaseUrl !== undefined;
@@ -50,23 +43,16 @@ export function configure(patch: EmbedConfig): CtxpruneEnv {
     }
     if (a.assetBase !== undefined) {
       if (a.treeSitterWasmUrl === undefined && env.assets.treeSitterWasmUrl === b.treeSitterWasmUrl) assets.treeSitterWasmUrl = null;
-      if (patch.model === undefined && runtimeConfig.model === b.modelUrl) configureRuntime({ model: null });
+      if (patch.model === undefined && patch.runtime?.model === undefined && env.runtime.model === b.modelUrl) configureEnv({ model: null });
     }
   }
-  if (patch.model !== undefined) configureRuntime({ model: patch.model });
-  if (patch.ortWasmPaths !== undefined) configureRuntime({ wasmPaths: patch.ortWasmPaths });
-  const out = configureEnv({ assets, ...(patch.fetch ? { fetch: patch.fetch } : {}) });
-  if (patch.assets) resetGrammarCache();
-  return out;
+  return configureEnv({ ...patch, ...(patch.assets ? { assets } : {}) });
 }
 
 /** Where the model is read from under the current configuration (a URL string), or null for bytes. */
 export function currentModelUrl(): string | null {
-  const m = runtimeConfig.model;
-  if (m === null) {
-    const base = env.assets.assetBase.endsWith('/') ? env.assets.assetBase : `${env.assets.assetBase}/`;
-    return `${base}models/ctxprune-lamr.onnx`;
-  }
+  const m = env.runtime.model;
+  if (m === null) return assetUrl('models/ctxprune-lamr.onnx');
   if (typeof m === 'string') return m;
   if (m instanceof URL) return m.href;
   return null;
@@ -85,6 +71,6 @@ export function workerInit(): WorkerInit {
       assetBase: a.assetBase,
     },
     modelUrl: currentModelUrl(),
-    ortWasmPaths: runtimeConfig.wasmPaths,
+    ortWasmPaths: env.runtime.wasmPaths,
   };
 }

@@ -1,11 +1,12 @@
 /**
- * Grammar loading: the only module of syntax/ that does I/O. Initialises web-tree-sitter once,
+ * Grammar loading: the only module of syntax/ that does I/O (through io/assets.ts). Initialises web-tree-sitter once,
  * loads each grammar once and caches it. In Node the .wasm files come from the npm packages (or
  * from `env.assets` when set); in a browser they are fetched with `env.fetch` from `env.assets`.
  * Node-only modules are imported dynamically so this module bundles for the browser.
  */
 import { Language, Parser, type Tree } from 'web-tree-sitter';
-import { env, isNode } from '../config.js';
+import { assetUrl, env, isNode, onAssetsChange } from '../config.js';
+import { joinBase, readAsset } from '../io/assets.js';
 import { CtxpruneError } from '../errors.js';
 import { LANGUAGES, type LanguageId } from './types.js';
 import { grammarFileFor } from './languages.js';
@@ -38,44 +39,12 @@ const PACKAGE_PATHS: Record<LanguageId, string> = {
 const RUNTIME_WASM = 'web-tree-sitter/web-tree-sitter.wasm';
 const RUNTIME_FILE = 'web-tree-sitter.wasm';
 
-// Specifiers in variables keep bundlers from pulling Node built-ins into browser builds.
+// A specifier in a variable keeps bundlers from pulling Node built-ins into browser builds.
 const NODE_MODULE = 'node:module';
-const NODE_FS = 'node:fs/promises';
-const NODE_URL = 'node:url';
-const NODE_PATH = 'node:path';
 
 async function nodeResolve(spec: string): Promise<string> {
   const { createRequire } = (await import(/* @vite-ignore */ NODE_MODULE)) as typeof import('node:module');
   return createRequire(import.meta.url).resolve(spec);
-}
-
-function isRemote(u: string): boolean {
-  return /^(https?|data|blob):/i.test(u);
-}
-
-/** Read an asset: local path / file: URL via fs in Node, otherwise env.fetch. */
-async function readAsset(location: string): Promise<Uint8Array> {
-  if (isNode && !isRemote(location)) {
-    const fs = (await import(/* @vite-ignore */ NODE_FS)) as typeof import('node:fs/promises');
-    let p = location;
-    if (/^file:/i.test(p)) {
-      const { fileURLToPath } = (await import(/* @vite-ignore */ NODE_URL)) as typeof import('node:url');
-      p = fileURLToPath(p);
-    }
-    return new Uint8Array(await fs.readFile(p));
-  }
-  const res = await env.fetch(location);
-  if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`.trim());
-  return new Uint8Array(await res.arrayBuffer());
-}
-
-async function joinBase(base: string | URL, file: string): Promise<string> {
-  const b = String(base);
-  if (isNode && !isRemote(b) && !/^file:/i.test(b)) {
-    const path = (await import(/* @vite-ignore */ NODE_PATH)) as typeof import('node:path');
-    return path.join(b, file);
-  }
-  return b.endsWith('/') ? b + file : `${b}/${file}`;
 }
 
 /** Where the grammar for `lang` is read from under the current env. */
@@ -85,14 +54,14 @@ export async function grammarLocation(lang: LanguageId): Promise<string> {
   if (exact) return String(exact);
   if (a.grammarBaseUrl) return joinBase(a.grammarBaseUrl, grammarFileFor(lang));
   if (isNode) return nodeResolve(own(PACKAGE_PATHS, lang) ?? grammarFileFor(lang));
-  return joinBase(a.assetBase.endsWith('/') ? a.assetBase + 'grammars/' : a.assetBase + '/grammars/', grammarFileFor(lang));
+  return assetUrl(`grammars/${grammarFileFor(lang)}`);
 }
 
 async function runtimeLocation(): Promise<string> {
   const u = env.assets.treeSitterWasmUrl;
   if (u) return String(u);
   if (isNode) return nodeResolve(RUNTIME_WASM);
-  return joinBase(env.assets.assetBase, RUNTIME_FILE);
+  return assetUrl(RUNTIME_FILE);
 }
 
 /** Initialise web-tree-sitter once (idempotent; retried after a failure). */
@@ -183,6 +152,7 @@ async function parseSliced(language: Language, input: string, pause: () => Promi
 export function resetGrammarCache(): void {
   grammars.clear();
 }
+onAssetsChange(resetGrammarCache);
 
 export interface GrammarAsset {
   /** LanguageId, or 'runtime' for web-tree-sitter's own wasm. */

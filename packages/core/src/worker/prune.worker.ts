@@ -1,15 +1,19 @@
 /**
  * The pruning worker: hosts the whole pipeline (syntax, scorer, CRF decode, repair, render) off
  * the page's main thread. Asset URLs (grammars, tree-sitter's wasm, the model) arrive with init()
- * from the page, which knows where its bundler put them; this file stays bundler-agnostic.
+ * from the page, which knows where its bundler put them; this file stays bundler-agnostic. It is
+ * the one worker script of the package: the browser entry's `createPruner()` starts it with the
+ * bundled assets' URLs, an app that bundles the sources itself (the playground) with its own.
  *
- * Load as a module worker: new Worker(new URL('./prune.worker.js', import.meta.url), { type: 'module' }).
+ * Load as a module worker: new Worker(new URL('./prune.worker.js', import.meta.url), { type: 'module' }),
+ * or import `@ctxprune/core/worker/prune.worker` through the bundler's worker syntax.
  */
 import { expose } from 'comlink';
-import { configure, loadDefaultTokenCounter, prune } from '../index.js';
-import { configureRuntime } from '../runtime/config.js';
+import { configure } from '../config.js';
+import { prune } from '../prune/pipeline.js';
 import { NeuralScorer } from '../scorers/neural.js';
 import { loadParser, resolveLanguage, type LanguageId } from '../syntax/index.js';
+import { loadDefaultTokenCounter } from '../text/tokens.js';
 import { createWorkerHost } from './host.js';
 
 expose(
@@ -23,7 +27,7 @@ expose(
     },
     languageOf: resolveLanguage,
     configureRuntime: (patch) => {
-      configureRuntime(patch);
+      configure({ runtime: patch });
     },
   }),
 );
