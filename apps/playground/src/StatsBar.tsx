@@ -148,8 +148,8 @@ export function StatsBar({ run, busy, caps, requested, download }: Props) {
           {s && run.status === 'cancelled' && <li className="note">Cancelled: showing the previous result. Press Run to prune again.</li>}
           {r?.engine.note && <li className="note engine">{r.engine.note}</li>}
           {s?.degraded.map((d) => (
-            <li key={d} className="note">
-              {d}
+            <li key={d.code + d.message} className="note" data-code={d.code}>
+              {d.message}
             </li>
           ))}
         </ul>

@@ -11,7 +11,7 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 };
 
 const MAIN = [
-  'AUDIT_THRESHOLDS', 'CARD_FIELDS', 'COMPACTION_STRATEGIES', 'ContextGraph', 'CtxpruneError', 'DEFAULT_LOCATE_WEIGHTS', 'EDGE_TYPES',
+  'AUDIT_THRESHOLDS', 'CARD_FIELDS', 'COMPACTION_STRATEGIES', 'ContextGraph', 'CtxpruneError', 'DEFAULT_LOCATE_WEIGHTS', 'DEGRADATION_CODES', 'EDGE_TYPES',
   'ELISION_STYLES', 'GOAL_PROMPT', 'JUDGMENT_FIELDS', 'LANGUAGES', 'LexicalScorer', 'LineKind', 'LinearRanker', 'MlpRanker', 'OverflowStore',
   'RANKER_FEATURES', 'REFERENCE_PACKER', 'RUBRICS', 'UNIT_TYPES', 'UTILITY_WEIGHTS', 'approximateCounter', 'assembleContext', 'auditCards',
   'availableScorers', 'buildContextGraph', 'buildFileIndex', 'buildPackIndex', 'compact', 'compactChat', 'configure', 'crfParams',
@@ -67,5 +67,13 @@ describe('public API', () => {
     for (const internal of ['cachedTerms', 'gapMarker', 'renderPartial', 'rankMetrics', 'lexicalWindowScore', 'termVectors', 'configureRuntime', 'runtimeConfig']) {
       expect(m[internal], internal).toBeUndefined();
     }
+  });
+});
+
+describe('degradation codes', () => {
+  it('every code is documented in the README', async () => {
+    const { DEGRADATION_CODES } = await import('../src/degradations.js');
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    for (const code of Object.keys(DEGRADATION_CODES)) expect(readme, code).toContain(`| \`${code}\` |`);
   });
 });

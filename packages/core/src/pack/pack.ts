@@ -430,7 +430,7 @@ export async function packContext(options: PackContextOptions): Promise<PackCont
         });
         keptLines = r.keptLines;
         body = r.text;
-        for (const d of r.stats.degraded) if (!/budget too small|empty query/.test(d)) degraded.push(`${f.path}: ${d}`);
+        for (const d of r.stats.degraded) if (d.code !== 'BUDGET_TOO_SMALL' && d.code !== 'EMPTY_QUERY') degraded.push(`${f.path}: ${d.message}`);
       } catch (e) {
         if ((e as { code?: string }).code === 'ABORTED') throw e;
         degraded.push(`${f.path}: not pruned (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);

@@ -3,6 +3,7 @@
  * The only async steps are grammar loading/parsing and the scorer; the rest is pure.
  */
 import { fuseEmissions, leadingRubric, rubricMarginals, type RubricEmissions } from '../crf/rubrics.js';
+import { degradation, type Degradation } from '../degradations.js';
 import { CtxpruneError } from '../errors.js';
 import { LexicalScorer } from '../scorers/lexical.js';
 import type { Scorer, ScorerOutput } from '../scorers/types.js';
@@ -53,25 +54,25 @@ interface SyntaxInfo {
   brackets?: boolean;
 }
 
-async function resolveSyntax(text: string, lines: string[], opts: PruneOptions, degraded: string[], cp?: Checkpoint): Promise<SyntaxInfo> {
+async function resolveSyntax(text: string, lines: string[], opts: PruneOptions, degraded: Degradation[], cp?: Checkpoint): Promise<SyntaxInfo> {
   let language: LanguageId | null = null;
   const requested = opts.language;
   if (requested && requested !== 'auto') {
     language = resolveLanguage(text, opts);
-    if (!language) degraded.push(`unknown language "${requested}": pruned line by line without syntax repair`);
+    if (!language) degraded.push(degradation('UNKNOWN_LANGUAGE', `unknown language "${requested}": pruned line by line without syntax repair`));
   } else {
     language = resolveLanguage(text, opts);
     const format = language ? null : bracketFormat(opts.fileName);
     const nesting = format ? bracketNesting(lines, format) : null;
     if (nesting) {
-      degraded.push(`no grammar for ${format}: pruned line by line, keeping its brackets balanced`);
+      degraded.push(degradation('NO_GRAMMAR', `no grammar for ${format}: pruned line by line, keeping its brackets balanced`));
       return { structure: { ...analyzeByIndent(lines, null), ...nesting }, language: null, parsed: false, brackets: true };
     }
-    if (!language) degraded.push('language not detected: pruned line by line without syntax repair');
+    if (!language) degraded.push(degradation('LANGUAGE_NOT_DETECTED', 'language not detected: pruned line by line without syntax repair'));
   }
   if (!language) return { structure: analyzeByIndent(lines, null), language: null, parsed: false };
   if (text.length > MAX_PARSE_CHARS || text.length / lines.length > MAX_MEAN_LINE_CHARS) {
-    degraded.push('input too large or minified to parse: structure from indentation, no syntax repair');
+    degraded.push(degradation('TOO_LARGE_TO_PARSE', 'input too large or minified to parse: structure from indentation, no syntax repair'));
     return { structure: analyzeByIndent(lines, language), language, parsed: false };
   }
   try {
@@ -85,7 +86,7 @@ async function resolveSyntax(text: string, lines: string[], opts: PruneOptions, 
   } catch (e) {
     if (e instanceof CtxpruneError && e.code === 'ABORTED') throw e;
     const why = e instanceof Error ? e.message : String(e);
-    degraded.push(`syntax unavailable for ${language} (${why}): structure from indentation, no syntax repair`);
+    degraded.push(degradation('SYNTAX_UNAVAILABLE', `syntax unavailable for ${language} (${why}): structure from indentation, no syntax repair`));
     return { structure: analyzeByIndent(lines, language), language, parsed: false };
   }
 }
@@ -186,9 +187,9 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   if (options === null || typeof options !== 'object') throw new CtxpruneError('INVALID_OPTION', 'options must be an object with at least { query }');
   const query = options.query ?? '';
   if (typeof query !== 'string') throw new CtxpruneError('INVALID_OPTION', `query must be a string, got ${typeof query}`);
-  const degraded: string[] = [];
-  if (query.trim() === '') degraded.push('empty query: kept the outline (imports, definitions) that fits');
-  if (query.length > 20_000) degraded.push(`query of ${query.length} characters: only its first 20,000 were used`);
+  const degraded: Degradation[] = [];
+  if (query.trim() === '') degraded.push(degradation('EMPTY_QUERY', 'empty query: kept the outline (imports, definitions) that fits'));
+  if (query.length > 20_000) degraded.push(degradation('QUERY_TRUNCATED', `query of ${query.length} characters: only its first 20,000 were used`));
   // Fail fast on a bad budget before loading anything.
   resolveBudget(options, 1);
   const elision = resolveElision(options.elision);
@@ -211,7 +212,8 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
 
   const tScore = performance.now();
   const scored = await scorer.score({ query, lines, structure: st, language: syn.language, signal });
-  if (scored.degraded) degraded.push(...scored.degraded);
+  // A scorer says what it fell back from in words; its one defined fallback is to the lexical scorer.
+  if (scored.degraded) degraded.push(...scored.degraded.map((m) => degradation('SCORER_FALLBACK', m)));
   await cp.pause();
   const tuning = options.tuning ?? {};
   const rubrics = withReportClues(ablate(scored, options), query, lines, st, options.fileName, tuning.clueWeight);
@@ -273,7 +275,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
       }
     } else {
       // Not even the all-elided rendering fits: return nothing rather than exceed the budget.
-      degraded.push(`budget of ${budget} tokens is below even the elision marker: returned empty text`);
+      degraded.push(degradation('BUDGET_BELOW_MARKER', `budget of ${budget} tokens is below even the elision marker: returned empty text`));
       selection = { keep: new Uint8Array(n), reason: new Uint8Array(n), estimatedTokens: 0, bias: -Infinity };
       textOut = '';
       outTokens = 0;
@@ -284,7 +286,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   let evidenceKept = 0;
   for (let t = 0; t < n; t++) if (keep[t] && selection.reason[t] === Reason.Evidence) evidenceKept++;
   if (query.trim() !== '' && evidenceKept === 0 && scored.documentScore > 0 && textOut !== '') {
-    degraded.push(`budget of ${budget} tokens is too small for one evidence unit (its lines plus their repair): returned what fits`);
+    degraded.push(degradation('BUDGET_TOO_SMALL', `budget of ${budget} tokens is too small for one evidence unit (its lines plus their repair): returned what fits`));
   }
 
   await cp.pause();

@@ -1,3 +1,4 @@
+import type { Degradation } from '../degradations.js';
 import type { Scorer } from '../scorers/types.js';
 import type { LanguageId } from '../syntax/types.js';
 import type { ElisionStyle } from '../text/elision.js';
@@ -112,8 +113,8 @@ export interface PruneStats {
   outputParseOk: boolean | null;
   documentScore: number;
   keepBias: number;
-  /** Defined degradations that happened, in words a user can act on. */
-  degraded: string[];
+  /** Defined degradations that happened: a code (degradations.ts, listed in the README) and words a user can act on. */
+  degraded: Degradation[];
 }
 
 export interface PruneResult {

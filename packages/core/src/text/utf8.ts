@@ -3,6 +3,8 @@
  * by U+FFFD as the WHATWG decoder does, a leading BOM kept (a kept first line stays byte for
  * byte), and how many replacements were made, so a read path can say so in stats.degraded.
  */
+import { degradation, type Degradation } from '../degradations.js';
+
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
 
@@ -25,8 +27,8 @@ export function decodeUtf8(bytes: Uint8Array): DecodedText {
   }
 }
 
-/** The stats.degraded note for a decoded input with replacements (null when none). */
-export function invalidUtf8Note(replaced: number, what = 'input'): string | null {
+/** The stats.degraded note (an INVALID_UTF8 degradation) for a decoded input with replacements (null when none). */
+export function invalidUtf8Note(replaced: number, what = 'input'): Degradation | null {
   if (replaced <= 0) return null;
-  return `${what} is not valid UTF-8: ${replaced} invalid byte sequence${replaced === 1 ? '' : 's'} read as U+FFFD (those lines are not byte-identical to the file)`;
+  return degradation('INVALID_UTF8', `${what} is not valid UTF-8: ${replaced} invalid byte sequence${replaced === 1 ? '' : 's'} read as U+FFFD (those lines are not byte-identical to the file)`);
 }

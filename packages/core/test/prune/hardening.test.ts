@@ -22,12 +22,12 @@ describe("Object.prototype's names are not languages, scorers or extensions (#16
     for (const n of names) {
       const r = await prune(PY, { query: 'file size', ratio: 2, language: n });
       expect(r.stats.language).toBeNull();
-      expect(r.stats.degraded).toContain(`unknown language "${n}": pruned line by line without syntax repair`);
-      expect(r.stats.degraded.join(' ')).not.toMatch(/function Object|native code/);
+      expect(r.stats.degraded).toContainEqual({ code: 'UNKNOWN_LANGUAGE', message: `unknown language "${n}": pruned line by line without syntax repair` });
+      expect(r.stats.degraded.map((d) => d.message).join(' ')).not.toMatch(/function Object|native code/);
     }
     const byName = await prune('a b c\nd e f\n', { query: 'a', ratio: 1, fileName: 'a.constructor' });
     expect(byName.stats.language).toBeNull();
-    expect(byName.stats.degraded).toContain('language not detected: pruned line by line without syntax repair');
+    expect(byName.stats.degraded).toContainEqual({ code: 'LANGUAGE_NOT_DETECTED', message: 'language not detected: pruned line by line without syntax repair' });
   });
   it('resolveScorer and the table getters give typed errors', async () => {
     for (const n of names) {

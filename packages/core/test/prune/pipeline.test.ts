@@ -141,14 +141,16 @@ describe('budget', () => {
     const r = await prune(sample('ring.rs'), { query: 'pop', tokens: 1, fileName: 'ring.rs', tokenCounter: counter });
     expect(r.text).toBe('');
     expect(r.stats.outputTokens).toBe(0);
-    expect(r.stats.degraded.join(' ')).toMatch(/below even the elision marker/);
+    expect(r.stats.degraded.map((d) => d.code)).toContain('BUDGET_BELOW_MARKER');
+    expect(r.stats.degraded.map((d) => d.message).join(' ')).toMatch(/below even the elision marker/);
   });
 
   it('a budget too small for one evidence unit returns what fits and says so', async () => {
     const text = sample('rate_limiter.py');
     const r = await prune(text, { query: 'parse_retry_after negative seconds', tokens: 14, fileName: 'rate_limiter.py', tokenCounter: counter });
     expect(r.stats.outputTokens).toBeLessThanOrEqual(14);
-    expect(r.stats.degraded.join(' ')).toMatch(/too small for one evidence unit/);
+    expect(r.stats.degraded.map((d) => d.code)).toContain('BUDGET_TOO_SMALL');
+    expect(r.stats.degraded.map((d) => d.message).join(' ')).toMatch(/too small for one evidence unit/);
   });
 });
 
@@ -223,7 +225,8 @@ describe('bad input', () => {
     const r = await prune(line, { query: 'f123', ratio: 4, fileName: 'app.min.js', tokenCounter: counter });
     expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);
     expect(r.stats.syntax).toBe('indent');
-    expect(r.stats.degraded.join(' ')).toMatch(/minified/);
+    expect(r.stats.degraded.map((d) => d.code)).toContain('TOO_LARGE_TO_PARSE');
+    expect(r.stats.degraded.map((d) => d.message).join(' ')).toMatch(/minified/);
   }, 60_000);
 
   it('a 50,000-line file is pruned within budget', async () => {
@@ -247,14 +250,16 @@ describe('bad input', () => {
     const r = await prune(text, { query: 'STEP-42', ratio: 4, language: 'cobol', tokenCounter: counter });
     expect(r.stats.language).toBe(null);
     expect(r.stats.repair).toBe('skipped');
-    expect(r.stats.degraded.join(' ')).toMatch(/unknown language "cobol"/);
+    expect(r.stats.degraded.map((d) => d.code)).toContain('UNKNOWN_LANGUAGE');
+    expect(r.stats.degraded.map((d) => d.message).join(' ')).toMatch(/unknown language "cobol"/);
     expect(r.keptLines).toContain(43);
     expectFaithful(text, r);
   });
 
   it('an empty query keeps the outline and says so', async () => {
     const r = await prune(sample('rate_limiter.py'), { query: '', ratio: 4, fileName: 'a.py', tokenCounter: counter });
-    expect(r.stats.degraded.join(' ')).toMatch(/empty query/);
+    expect(r.stats.degraded.map((d) => d.code)).toContain('EMPTY_QUERY');
+    expect(r.stats.degraded.map((d) => d.message).join(' ')).toMatch(/empty query/);
     expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);
     expect(r.keptLines.length).toBeGreaterThan(0);
   });
@@ -262,7 +267,8 @@ describe('bad input', () => {
   it('a huge query is truncated with a note, not rejected', async () => {
     const query = 'bucket refill rate '.repeat(60_000);
     const r = await prune(sample('rate_limiter.py'), { query, ratio: 4, fileName: 'a.py', tokenCounter: counter });
-    expect(r.stats.degraded.join(' ')).toMatch(/first 20,000/);
+    expect(r.stats.degraded.map((d) => d.code)).toContain('QUERY_TRUNCATED');
+    expect(r.stats.degraded.map((d) => d.message).join(' ')).toMatch(/first 20,000/);
     expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);
   });
 });

@@ -32,7 +32,7 @@ describe('neural scorer: non-finite or absurd model outputs', () => {
     expect(r.stats.scorer).toBe('lexical');
     expect(r.stats.fallbackReason).toMatch(why);
     const reason = r.stats.fallbackReason!.replace(/^neural model output invalid: /, '');
-    expect(r.stats.degraded).toContain(`the neural model's output is invalid (${reason}): scored with the lexical scorer`);
+    expect(r.stats.degraded).toContainEqual({ code: 'SCORER_FALLBACK', message: `the neural model's output is invalid (${reason}): scored with the lexical scorer` });
     // A real pruning, not '# …': the lexical scorer's own.
     const lexical = await prune(PY, { query: 'file size', ratio: 2, scorer: 'lexical', fileName: 'f.py' });
     expect(r.text).toBe(lexical.text);

@@ -82,9 +82,10 @@ describe('invalid UTF-8 read as U+FFFD is counted for a note', () => {
     const d = decodeUtf8(bytes);
     expect(d.text).toBe('a\ufffdb\ufffd(\ufffd\n');
     expect(d.replaced).toBe(2);
-    expect(invalidUtf8Note(d.replaced, 'x.py')).toBe(
-      'x.py is not valid UTF-8: 2 invalid byte sequences read as U+FFFD (those lines are not byte-identical to the file)',
-    );
+    expect(invalidUtf8Note(d.replaced, 'x.py')).toEqual({
+      code: 'INVALID_UTF8',
+      message: 'x.py is not valid UTF-8: 2 invalid byte sequences read as U+FFFD (those lines are not byte-identical to the file)',
+    });
   });
 });
 
@@ -102,8 +103,8 @@ describe('the CLI notes invalid UTF-8 in stats.degraded', () => {
       err: (s: string) => err.push(s),
     });
     expect(code).toBe(0);
-    const r = JSON.parse(out.join('')) as { text: string; stats: { degraded: string[] } };
-    expect(r.stats.degraded).toContain(`${file} is not valid UTF-8: 2 invalid byte sequences read as U+FFFD (those lines are not byte-identical to the file)`);
+    const r = JSON.parse(out.join('')) as { text: string; stats: { degraded: { code: string; message: string }[] } };
+    expect(r.stats.degraded).toContainEqual({ code: 'INVALID_UTF8', message: `${file} is not valid UTF-8: 2 invalid byte sequences read as U+FFFD (those lines are not byte-identical to the file)` });
     expect(r.text.endsWith('# \ufffd\ufffd\n')).toBe(true);
     // A valid file gets no such note.
     writeFileSync(file, good);
@@ -114,6 +115,6 @@ describe('the CLI notes invalid UTF-8 in stats.degraded', () => {
         err: (s: string) => err.push(s),
       }),
     ).toBe(0);
-    expect((JSON.parse(out.join('')) as { stats: { degraded: string[] } }).stats.degraded.join(' ')).not.toContain('UTF-8');
+    expect((JSON.parse(out.join('')) as { stats: { degraded: { code: string }[] } }).stats.degraded.map((d) => d.code)).not.toContain('INVALID_UTF8');
   }, 60_000);
 });

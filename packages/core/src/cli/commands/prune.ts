@@ -9,6 +9,7 @@ import { describeScorer } from '../../scorers/types.js';
 import { boolFlag, closest, numberFlag, parseArgs, stringFlag } from '../args.js';
 import { MAX_PRUNE_INPUT_BYTES, readBounded } from '../input.js';
 import { decodeUtf8, invalidUtf8Note } from '../../text/utf8.js';
+import { describeDegradations } from '../../degradations.js';
 import { detectLanguage, parseLanguageName } from '../../syntax/languages.js';
 import { LANGUAGES } from '../../syntax/types.js';
 import type { Command } from '../main.js';
@@ -118,7 +119,7 @@ export const command: Command = {
           `${s.keptLineCount}/${s.totalLines} lines, ${s.language ?? 'unknown language'}, scorer ${describeScorer(s)}, repair ${s.repair}, ${s.ms.toFixed(1)} ms` +
           // The markers in the text need not carry line numbers: the ranges are here, off the budget.
           (s.keptLineCount < s.totalLines ? `\nelided lines: ${formatRanges(elidedRanges(result.keptLines, s.totalLines), 40)}` : '') +
-          (s.degraded.length ? `\nnote: ${s.degraded.join('; ')}` : ''),
+          (s.degraded.length ? `\nnote: ${describeDegradations(s.degraded)}` : ''),
       );
     }
     if (timings) {
