@@ -1,4 +1,5 @@
-export { compact, pairsOf } from './compact.js';
+export { compact } from './compact.js';
+export { pairsOf } from './pairs.js';
 export { compactChat, detectShape } from './chat.js';
 export type { ChatShape, CompactChatResult } from './chat.js';
 export { OverflowStore, readOverflow, overflowKey } from './store.js';

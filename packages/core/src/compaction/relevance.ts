@@ -2,7 +2,7 @@
  * Relevance of blocks to a goal: lexical BM25 over identifier-split terms by default, or the
  * caller's backbone. Scores are normalised to 0..1 so they can be set against redundancy.
  */
-import { bm25Scores, buildBm25Index } from '../scorers/bm25.js';
+import { bm25Scores, buildBm25Index } from '../retrieval/bm25.js';
 import { termsOf } from '../text/identifiers.js';
 import { checkedScores, DEFAULT_HOOK_TIMEOUT_MS, withTimeout } from './hooks.js';
 import type { RelevanceFn } from './types.js';
@@ -31,4 +31,38 @@ export async function scoreRelevance(goal: string, texts: string[], custom?: Rel
   if (!custom) return normalizeScores(lexicalRelevance(goal, texts));
   const raw = await withTimeout(custom(goal, texts), timeoutMs, 'relevance hook');
   return normalizeScores(checkedScores(raw, texts.length));
+}
+
+/** Weight of the whole message's relevance in each of its cuts' relevance. */
+const DOC_WEIGHT = 0.5;
+
+/**
+ * Each unit's relevance to the goal: its own text's, blended with its whole message's (the goal's
+ * file deserves more of its lines than a file that only shares a few words with it), normalised
+ * over everything but the request itself (which would set the scale: it matches itself best) —
+ * the request's cuts (`isQuery`) get 1. A failing relevance hook falls back to lexical BM25,
+ * said in `degraded`; returns the backend that scored.
+ */
+export async function rateUnits(
+  goal: string, units: readonly { msg: number; text: string; relevance: number }[], docText: (msg: number) => string,
+  isQuery: (u: { msg: number }) => boolean, custom: RelevanceFn | undefined, timeoutMs: number, degraded: string[],
+): Promise<'lexical-bm25' | 'custom'> {
+  let backend: 'lexical-bm25' | 'custom' = custom ? 'custom' : 'lexical-bm25';
+  const scored = units.filter((u) => !isQuery(u));
+  let relevance: number[];
+  try {
+    relevance = await scoreRelevance(goal, scored.map((u) => u.text), custom, timeoutMs);
+  } catch (e) {
+    if (!custom) throw e;
+    degraded.push(`relevance hook failed (${e instanceof Error ? e.message : String(e)}): used the lexical scorer`);
+    backend = 'lexical-bm25';
+    relevance = await scoreRelevance(goal, scored.map((u) => u.text));
+  }
+  const msgs = [...new Set(scored.map((u) => u.msg))];
+  const docRel = new Map<number, number>();
+  const docScores = await scoreRelevance(goal, msgs.map(docText), custom, timeoutMs).catch(() => msgs.map(() => 0));
+  msgs.forEach((i, k) => docRel.set(i, docScores[k]));
+  scored.forEach((u, k) => { u.relevance = (1 - DOC_WEIGHT) * relevance[k] + DOC_WEIGHT * (docRel.get(u.msg) ?? 0); });
+  for (const u of units) if (isQuery(u)) u.relevance = 1;
+  return backend;
 }
