@@ -1,5 +1,5 @@
 /**
- * Imported first by main.tsx, so it runs before the editors and React load: the pruning worker
+ * Imported by main.tsx, before the app chunk (editors, React) is even fetched: the pruning worker
  * starts and fetches its assets (tokenizer, grammar, onnxruntime, model) in parallel with the page.
  */
 import { startPruner } from './pruner';

@@ -1,12 +1,9 @@
+/**
+ * The page's entry, kept small: it starts the pruning worker (boot.ts), which fetches the
+ * tokenizer, grammar, onnxruntime and model, and only then loads the app (React, Monaco, the
+ * views: ~3.6 MB of script in a chunk of its own, mount.tsx). In one chunk, the worker started only
+ * once all of it had downloaded, parsed and run.
+ */
 import './boot';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import './monaco';
-import './styles.css';
-import { App } from './App';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+void import('./mount');
