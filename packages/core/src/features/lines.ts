@@ -8,7 +8,7 @@
  * the number of lines plus the query–line matches. Lexical signals reuse the lexical scorer's
  * identifier splitting (text/identifiers.ts) and BM25 (scorers/bm25.ts).
  */
-import { buildBm25Index, bm25Scores, idf as bm25Idf } from '../scorers/bm25.js';
+import { buildBm25Index, bm25Scores, idf as bm25Idf } from '../retrieval/bm25.js';
 import { type FileStructure, type LanguageId, LineKind } from '../syntax/types.js';
 import { identifierParts, termsOf } from '../text/identifiers.js';
 
