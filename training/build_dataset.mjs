@@ -5,6 +5,7 @@
  * scorer runs at inference). Run after `npm run build -w @ctxprune/core`.
  *
  *   node training/build_dataset.mjs --work DIR [--input commits|docs] [--max-lines 640] [--neg 0.12] [--shard i/k]
+ *                                    [--feature-version V] [--words DIR/words]
  *
  * Reads DIR/<input>/*.jsonl (training/mine_commits.py → commits, training/mine_docs.py → docs) and
  * writes DIR/dataset/<shard>/ (shard<i> for commits, <input>-shard<i> otherwise):
@@ -16,6 +17,8 @@
  *
  *   node training/build_dataset.mjs --fixture OUT_DIR
  * writes the parity fixture used by packages/core/test/features (a small real case).
+ *
+ * Feature version 2 needs the word table of training/pretrain_words.* (--words, default DIR/words).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,7 +28,8 @@ import { Worker } from 'node:worker_threads';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const core = path.join(here, '..', 'packages', 'core', 'dist');
 const { analyzeByIndent, splitLines } = await import(path.join(core, 'syntax', 'index.js'));
-const { computeLineFeatures, FEATURE_COUNT, FEATURE_VERSION } = await import(path.join(core, 'features', 'lines.js'));
+const { computeLineFeatures, FEATURE_SETS, FEATURE_VERSION } = await import(path.join(core, 'features', 'lines.js'));
+const { WordVectors } = await import(path.join(core, 'features', 'semantic.js'));
 const { rubricLabels } = await import(path.join(core, 'labels', 'rubric.js'));
 
 const args = process.argv.slice(2);
@@ -39,6 +43,18 @@ function mulberry32(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+const featureVersion = Number(opt('feature-version', String(FEATURE_VERSION)));
+const featureNames = FEATURE_SETS[featureVersion];
+if (!featureNames) throw new Error(`unknown feature version ${featureVersion}`);
+/** The word table (training/pretrain_words.py) for feature version 2. */
+function loadWords(dir) {
+  const { dim } = JSON.parse(fs.readFileSync(path.join(dir, 'table.json'), 'utf8'));
+  const k = fs.readFileSync(path.join(dir, 'keys.u32'));
+  const v = fs.readFileSync(path.join(dir, 'vectors.i8'));
+  return new WordVectors(new Uint32Array(Uint8Array.from(k).buffer), new Int8Array(Uint8Array.from(v).buffer), dim);
+}
+const words = featureVersion >= 2 ? loadWords(opt('words', path.join(opt('work', '/work/ctxprune-train'), 'words'))) : null;
 
 const PARSE_LANG = { python: 'python', typescript: 'typescript', javascript: 'javascript' };
 
@@ -83,7 +99,7 @@ async function structureOf(text, lines, language, key) {
 async function example(query, text, language, goldLines, doc, key = '') {
   const lines = splitLines(text);
   const st = await structureOf(text, lines, language, key);
-  const feats = computeLineFeatures(query, lines, st, PARSE_LANG[language] ?? null);
+  const feats = computeLineFeatures(query, lines, st, PARSE_LANG[language] ?? null, { version: featureVersion, words });
   const mask = new Uint8Array(lines.length);
   for (const g of goldLines) if (g >= 1 && g <= lines.length) mask[g - 1] = 1;
   const lab = rubricLabels(mask, doc, st);
@@ -96,7 +112,7 @@ if (opt('fixture')) {
   const fixture = JSON.parse(fs.readFileSync(path.join(out, 'case.json'), 'utf8'));
   const { feats } = await example(fixture.query, fixture.source, fixture.language, fixture.gold_lines, 1);
   fs.writeFileSync(path.join(out, 'features.f32'), Buffer.from(feats.data.buffer));
-  fs.writeFileSync(path.join(out, 'features.json'), JSON.stringify({ n: feats.n, f: feats.f, version: FEATURE_VERSION }));
+  fs.writeFileSync(path.join(out, 'features.json'), JSON.stringify({ n: feats.n, f: feats.f, version: featureVersion }));
   console.log(`fixture: ${feats.n} lines × ${feats.f} features`);
   if (worker) await worker.terminate();
   process.exit(0);
@@ -168,4 +184,4 @@ fs.closeSync(fx); fs.closeSync(fy); fi.end();
 if (worker) await worker.terminate();
 console.error(`analyze timeouts: ${timeouts}`);
 if (hung.size) fs.appendFileSync(path.join(work, 'hung_paths.txt'), [...hung].map((k) => k + '\n').join(''));
-fs.writeFileSync(path.join(outDir, 'meta.json'), JSON.stringify({ features: FEATURE_COUNT, version: FEATURE_VERSION, rows: offset }));
+fs.writeFileSync(path.join(outDir, 'meta.json'), JSON.stringify({ features: featureNames.length, version: featureVersion, names: featureNames, rows: offset }));

@@ -15,6 +15,7 @@ import sys
 
 import numpy as np
 import onnx
+import onnx.numpy_helper
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -51,10 +52,11 @@ def main():
     ap.add_argument('--parity', default=None, help='write torch reference outputs here (packages/core/test/runtime/fixtures)')
     ap.add_argument('--features-fixture', default=os.path.join(HERE, '..', 'packages', 'core', 'test', 'features', 'fixtures'))
     ap.add_argument('--checkpoint', default=None, help='a checkpoint, or several joined by commas (a seed ensemble)')
+    ap.add_argument('--words', default=None, help='word table dir (training/pretrain_words.py); default WORK/words for feature version >= 2')
     args = ap.parse_args()
     torch.set_num_threads(1)
-    names = json.load(open(os.path.join(HERE, 'feature_names.json')))
     meta = json.load(open(os.path.join(args.work, 'dataset', 'shard0', 'meta.json')))
+    names = meta.get('names') or json.load(open(os.path.join(HERE, 'feature_names.json')))
     members = []
     for path in (args.checkpoint or os.path.join(args.work, 'model', 'best.pt')).split(','):
         state = torch.load(path)
@@ -76,6 +78,17 @@ def main():
         if got != want:
             model.graph.node.append(onnx.helper.make_node('Identity', [got], [want], name=f'{want}_out'))
             model.graph.output[i].name = want
+    if meta['version'] >= 2:
+        # The word table rides in the model as two constant outputs (contract.ts WORD_OUTPUTS).
+        wd = args.words or os.path.join(args.work, 'words')
+        table = json.load(open(os.path.join(wd, 'table.json')))
+        keys = np.fromfile(os.path.join(wd, 'keys.u32'), dtype='<u4').view('<i4')
+        vecs = np.fromfile(os.path.join(wd, 'vectors.i8'), dtype=np.int8).reshape(table['size'], table['dim'])
+        for name, arr in (('word_keys', keys), ('words', vecs)):
+            model.graph.initializer.append(onnx.numpy_helper.from_array(arr, name=f'{name}_table'))
+            model.graph.node.append(onnx.helper.make_node('Identity', [f'{name}_table'], [name], name=f'{name}_out'))
+            elem = onnx.TensorProto.INT32 if name == 'word_keys' else onnx.TensorProto.INT8
+            model.graph.output.append(onnx.helper.make_tensor_value_info(name, elem, list(arr.shape)))
     props = {
         'ctxprune.contract': 'lamr-lines-v1',
         'ctxprune.feature_version': str(meta['version']),

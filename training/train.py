@@ -172,7 +172,7 @@ def main():
     # A fixed sample of the held-out repositories keeps each evaluation short.
     val = random.Random(5).sample(val, min(len(val), 700))
     print(f'{len(train)} train / {len(val)} val examples, {X.shape[0]} rows, {X.shape[1]} features', flush=True)
-    from_names = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'feature_names.json')))
+    from_names = meta.get('names') or json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'feature_names.json')))
     cost_idx = from_names.index(COST_FEATURE)
 
     model = LineScorer(X.shape[1], d=args.d)

@@ -11,11 +11,16 @@
 import { buildBm25Index, bm25Scores, idf as bm25Idf } from '../retrieval/bm25.js';
 import { type FileStructure, type LanguageId, LineKind } from '../syntax/types.js';
 import { identifierParts, termsOf } from '../text/identifiers.js';
+import { SEMANTIC_FEATURE_NAMES, semanticFeatures, type WordVectors } from './semantic.js';
 
-/** Bump when any feature's definition changes: the model records the version it was trained on. */
+/**
+ * The feature version this build computes by default. Bump when a feature's definition changes:
+ * the model records the version it was trained on, and older versions stay computable below.
+ */
 export const FEATURE_VERSION = 1;
 
-export const FEATURE_NAMES = [
+/** Version 1: lexical, structural and query-shape features. */
+const FEATURE_NAMES_V1 = [
   'bm25_log', 'bm25_norm', 'bm25_rank', 'bm25_top5', 'bm25_top20',
   'smooth3_norm', 'win10_max', 'win10_mean', 'win30_max', 'win30_mean',
   'scope_best', 'scope_mean', 'scope_header_bm25',
@@ -28,6 +33,14 @@ export const FEATURE_NAMES = [
   'line_error_word', 'query_error_word', 'error_interaction', 'line_return', 'line_string', 'def_name_in_query',
 ] as const;
 
+/** Feature names per version; version 2 appends word-vector similarities (features/semantic.ts). */
+export const FEATURE_SETS: Readonly<Record<number, readonly string[]>> = {
+  1: FEATURE_NAMES_V1,
+  2: [...FEATURE_NAMES_V1, ...SEMANTIC_FEATURE_NAMES],
+};
+
+export const FEATURE_NAMES: readonly string[] = FEATURE_SETS[FEATURE_VERSION];
+
 /**
  * The languages the features tell apart (lang_python, lang_tsjs): the model learned only these.
  * For any other language both flags are 0, an input it never saw; `auto` scores those lexically.
@@ -35,6 +48,13 @@ export const FEATURE_NAMES = [
 export const MODELLED_LANGUAGES: ReadonlySet<LanguageId> = new Set<LanguageId>(['python', 'typescript', 'tsx', 'javascript']);
 
 export const FEATURE_COUNT = FEATURE_NAMES.length;
+
+export interface FeatureOptions {
+  /** Feature version to compute (a key of FEATURE_SETS); FEATURE_VERSION by default. */
+  version?: number;
+  /** Word vectors for version 2's similarity features (the model's own table); without them those columns are 0. */
+  words?: WordVectors | null;
+}
 
 export interface LineFeatures {
   n: number;
@@ -82,9 +102,13 @@ export function computeLineFeatures(
   lines: string[],
   st: FileStructure,
   language: LanguageId | null,
+  options: FeatureOptions = {},
 ): LineFeatures {
   const n = lines.length;
-  const F = FEATURE_COUNT;
+  const version = options.version ?? FEATURE_VERSION;
+  const names = FEATURE_SETS[version];
+  if (!names) throw new RangeError(`feature version ${version} is not one this build computes (${Object.keys(FEATURE_SETS).join(', ')})`);
+  const F = names.length;
   const data = new Float32Array(n * F);
   if (n === 0) return { n, f: F, data };
   const q = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
@@ -276,6 +300,7 @@ export function computeLineFeatures(
     data[o + k++] = LINE_STRING.test(line) ? 1 : 0;
     data[o + k++] = defNamed[t] || (d >= 0 && defNamed[d]) ? (defNamed[t] ? 1 : 0.5) : 0;
   }
+  if (version >= 2 && options.words) semanticFeatures(options.words, q, lines, data, F, FEATURE_NAMES_V1.length);
   return { n, f: F, data };
 }
 

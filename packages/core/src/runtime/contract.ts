@@ -24,6 +24,8 @@
 export const CONTRACT = 'lamr-lines-v1';
 export const INPUT_FEATURES = 'features';
 export const OUTPUTS = ['semantic', 'dependency', 'gate', 'doc', 'crf', 'info'] as const;
+/** Optional constant outputs: the word table of feature version 2. */
+export const WORD_OUTPUTS = ['word_keys', 'words'] as const;
 
 export interface ModelInfo {
   contract: string;

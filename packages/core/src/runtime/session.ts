@@ -6,7 +6,8 @@
 import { isNode } from '../config.js';
 import { CtxpruneError } from '../errors.js';
 import { type Backend, type ModelSource, runtimeConfig } from './config.js';
-import { CONTRACT, INPUT_FEATURES, type ModelInfo } from './contract.js';
+import { WordVectors } from '../features/semantic.js';
+import { CONTRACT, INPUT_FEATURES, type ModelInfo, OUTPUTS, WORD_OUTPUTS } from './contract.js';
 import { loadAssetBytes, loadModelBytes, type ProgressCallback } from './model-bytes.js';
 
 type Ort = typeof import('onnxruntime-web');
@@ -86,6 +87,9 @@ export class ModelSession {
     readonly loadMs: number,
   ) {}
 
+  /** The word vectors the model carries (outputs word_keys, words), for feature version 2; null when it has none. */
+  words: WordVectors | null = null;
+
   static async create(opts: SessionOptions = {}): Promise<ModelSession> {
     const t0 = performance.now();
     const want = opts.backend ?? runtimeConfig.backend;
@@ -125,6 +129,7 @@ export class ModelSession {
         info.receptiveField = probe.info[3];
       }
     }
+    if (WORD_OUTPUTS.every((name) => session.outputNames.includes(name))) sess.words = await sess.readWords(info.featureCount);
     return sess;
   }
 
@@ -144,9 +149,29 @@ export class ModelSession {
     }
   }
 
+  /** The model's word table: constant outputs, fetched once (the per-line runs never fetch them). */
+  private async readWords(featureCount: number): Promise<WordVectors> {
+    const f = featureCount > 0 ? featureCount : 1;
+    const input = new this.ort.Tensor('float32', new Float32Array(f), [1, 1, f]);
+    try {
+      const out = await this.session.run({ [INPUT_FEATURES]: input }, [...WORD_OUTPUTS]);
+      const keys = out.word_keys, words = out.words;
+      if (keys?.type !== 'int32' || words?.type !== 'int8' || words.dims.length !== 2) {
+        throw new Error(`word_keys must be int32 [V] and words int8 [V, d], got ${keys?.type} and ${words?.type} ${JSON.stringify(words?.dims)}`);
+      }
+      return new WordVectors(keys.data as Int32Array, words.data as Int8Array, words.dims[1]);
+    } catch (e) {
+      throw new CtxpruneError('ASSET_LOAD_FAILED', `model word table unreadable: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    } finally {
+      input.dispose?.();
+    }
+  }
+
   private async runOnce(features: Float32Array, n: number, f: number): Promise<ModelOutputs> {
     const input = new this.ort.Tensor('float32', features, [1, n, f]);
-    const out = await this.session.run({ [INPUT_FEATURES]: input });
+    // Only the per-line outputs (and info): a model's constant word table is read once, at load.
+    const fetches = OUTPUTS.filter((name) => this.session.outputNames.includes(name));
+    const out = await this.session.run({ [INPUT_FEATURES]: input }, fetches);
     const get = async (name: string): Promise<Float32Array> => {
       const t = out[name];
       if (!t) throw new CtxpruneError('ASSET_LOAD_FAILED', `model output "${name}" missing (contract ${CONTRACT})`);

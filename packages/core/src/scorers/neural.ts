@@ -7,7 +7,7 @@
  */
 import { type CrfParams } from '../crf/chain.js';
 import { CtxpruneError } from '../errors.js';
-import { computeLineFeatures, FEATURE_COUNT, FEATURE_VERSION } from '../features/lines.js';
+import { computeLineFeatures, FEATURE_SETS, FEATURE_VERSION } from '../features/lines.js';
 import { type Backend, type ModelSource, runtimeConfig } from '../runtime/config.js';
 import { enclosingDefinition, LexicalScorer } from './lexical.js';
 import type { FileStructure } from '../syntax/types.js';
@@ -125,6 +125,8 @@ export class NeuralScorer implements Scorer {
   readonly name = 'neural';
   private constructor(
     private readonly session: ModelSession,
+    /** The feature version the loaded model was trained on. */
+    readonly featureVersion: number,
     private readonly window: number,
     private readonly overlap: number,
     private readonly transitionScale: number,
@@ -140,17 +142,21 @@ export class NeuralScorer implements Scorer {
       onRuntimeProgress: options.onRuntimeProgress, signal: options.signal,
     });
     const info = session.info;
-    if (info.featureCount >= 0 && info.featureCount !== FEATURE_COUNT) {
+    // The model says which feature version it was trained on; this build computes every version in FEATURE_SETS.
+    const version = info.featureVersion >= 0 ? info.featureVersion : FEATURE_VERSION;
+    const names = FEATURE_SETS[version];
+    const refuse = async (why: string): Promise<never> => {
       await session.release();
-      throw new CtxpruneError('ASSET_LOAD_FAILED', `model expects ${info.featureCount} features per line, this build computes ${FEATURE_COUNT}`);
+      throw new CtxpruneError('ASSET_LOAD_FAILED', why);
+    };
+    if (!names) await refuse(`model was trained on feature version ${version}, this build computes versions ${Object.keys(FEATURE_SETS).join(', ')}`);
+    if (info.featureCount >= 0 && info.featureCount !== names.length) {
+      await refuse(`model expects ${info.featureCount} features per line, feature version ${version} has ${names.length}`);
     }
-    if (info.featureVersion >= 0 && info.featureVersion !== FEATURE_VERSION) {
-      await session.release();
-      throw new CtxpruneError('ASSET_LOAD_FAILED', `model was trained on feature version ${info.featureVersion}, this build computes version ${FEATURE_VERSION}`);
-    }
+    if (version >= 2 && !session.words) await refuse(`model of feature version ${version} carries no word table (outputs word_keys, words)`);
     const window = options.window ?? info.window;
     const overlap = options.overlap ?? 2 * info.receptiveField;
-    return new NeuralScorer(session, window, overlap, options.transitionScale ?? runtimeConfig.transitionScale,
+    return new NeuralScorer(session, version, window, overlap, options.transitionScale ?? runtimeConfig.transitionScale,
       options.lexicalBlend ?? runtimeConfig.lexicalBlend, options.spread ?? runtimeConfig.spread);
   }
 
@@ -161,7 +167,7 @@ export class NeuralScorer implements Scorer {
   async score(input: ScorerInput): Promise<ScorerOutput> {
     const { lines, structure, language, signal } = input;
     const n = lines.length;
-    const feats = computeLineFeatures(input.query, lines, structure, language);
+    const feats = computeLineFeatures(input.query, lines, structure, language, { version: this.featureVersion, words: this.session.words });
     const F = feats.f;
     const semantic = new Float64Array(2 * n);
     const dependency = new Float64Array(2 * n);
