@@ -5,7 +5,7 @@
  * Smoothed-BM25 window: BM25 of each line (as a document) for the query, averaged over ±3 lines,
  * lines taken greedily in that order while their own tokens fit the budget (no markers).
  */
-import { bm25Scores, buildBm25Index } from '../scorers/bm25.js';
+import { bm25Scores, buildBm25Index } from '../retrieval/bm25.js';
 import { termsOf } from '../text/identifiers.js';
 
 export const SMOOTHING_RADIUS = 3;

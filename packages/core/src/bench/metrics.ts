@@ -115,3 +115,10 @@ export function formatBreakdown(label: string, outcomes: CaseOutcome[]): string 
       `${s.allKept.toFixed(3)} | ${pct(s.budgetCompliance)} | ${pct(inputParses(sub))} | ${pct(s.parseValidity)} | ${s.msMedian.toFixed(1)} |`;
   })].join('\n');
 }
+
+/** hit@1 and reciprocal rank within the top k (0 when no gold file is in the top k). */
+export function rankMetrics(ranked: readonly string[], gold: readonly string[], k = 10): { hit1: number; rr: number } {
+  const g = new Set(gold);
+  const idx = ranked.slice(0, k).findIndex((p) => g.has(p));
+  return { hit1: ranked.length > 0 && g.has(ranked[0]) ? 1 : 0, rr: idx >= 0 ? 1 / (idx + 1) : 0 };
+}

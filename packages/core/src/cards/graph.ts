@@ -4,7 +4,7 @@
  * title + source + content) plus structural (identifiers of the query that name a unit), followed
  * by one-hop neighbour expansion. Selection never needs gold ids.
  */
-import { buildBm25Index, bm25Scores, type Bm25Index } from '../scorers/bm25.js';
+import { buildBm25Index, bm25Scores, type Bm25Index } from '../retrieval/bm25.js';
 import { termVectors } from '../select/similarity.js';
 import { termsOf } from '../text/identifiers.js';
 import { loadDefaultTokenCounter, type TokenCounter } from '../text/tokens.js';

@@ -1,6 +1,8 @@
-export {
-  buildFileIndex, locateFiles, rankMetrics, mentionedFiles, isTestPath, lexicalWindowScore, DEFAULT_LOCATE_WEIGHTS, documentScoreFromScorer, documentScoreFromJudge, cachedTerms,
-} from './rank.js';
-export type { FileIndex, DocumentScoreFn, LocateOptions, LocateResult, LocateSignals, LocateWeights } from './rank.js';
-// runLocate (reads trees from disk) is exported by ../node.ts.
-
+export { buildFileIndex, cachedTerms } from './file-index.js';
+export type { FileIndex } from './file-index.js';
+export { isTestPath, mentionedFiles, lexicalWindowScore } from './signals.js';
+export { documentScoreFromScorer, documentScoreFromJudge } from './document-score.js';
+export type { DocumentScoreFn } from './document-score.js';
+export { locateFiles, DEFAULT_LOCATE_WEIGHTS } from './rank.js';
+export type { LocateOptions, LocateResult, LocateSignals, LocateWeights } from './rank.js';
+// runLocate (reads trees from disk) is in ./run.js; rankMetrics (evaluation) in ../bench/metrics.js.

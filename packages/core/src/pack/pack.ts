@@ -18,9 +18,12 @@
 import { CtxpruneError } from '../errors.js';
 import { pythonImports, jsImports } from '../cards/imports.js';
 import { elidedRanges, formatRanges } from '../integrations/focus.js';
-import { buildFileIndex, cachedTerms, documentScoreFromScorer, isTestPath, locateFiles, type DocumentScoreFn, type FileIndex } from '../locate/rank.js';
+import { documentScoreFromScorer, type DocumentScoreFn } from '../locate/document-score.js';
+import { buildFileIndex, cachedTerms, type FileIndex } from '../locate/file-index.js';
+import { locateFiles } from '../locate/rank.js';
+import { isTestPath } from '../locate/signals.js';
 import { prune } from '../prune/pipeline.js';
-import { idf } from '../scorers/bm25.js';
+import { idf } from '../retrieval/bm25.js';
 import { LexicalScorer } from '../scorers/lexical.js';
 import type { Scorer } from '../scorers/types.js';
 import { termsOf } from '../text/identifiers.js';

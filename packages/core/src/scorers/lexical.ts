@@ -10,7 +10,7 @@ import { crfParams } from '../crf/chain.js';
 import { RUBRICS } from '../crf/rubrics.js';
 import { type FileStructure, LineKind } from '../syntax/types.js';
 import { termsOf } from '../text/identifiers.js';
-import { type Bm25Index, bm25Scores } from './bm25.js';
+import { type Bm25Index, bm25Scores } from '../retrieval/bm25.js';
 import type { Scorer, ScorerInput, ScorerOutput } from './types.js';
 
 /** Knobs of the lexical scorer; defaults were chosen on the dev cases (see README: benchmark). */

@@ -5,7 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readTree } from '../../src/cards/tree-node.js';
 import { main } from '../../src/cli/main.js';
-import { buildFileIndex, documentScoreFromJudge, isTestPath, locateFiles, mentionedFiles, rankMetrics } from '../../src/locate/rank.js';
+import { rankMetrics } from '../../src/bench/metrics.js';
+import { documentScoreFromJudge } from '../../src/locate/document-score.js';
+import { buildFileIndex } from '../../src/locate/file-index.js';
+import { locateFiles } from '../../src/locate/rank.js';
+import { isTestPath, mentionedFiles } from '../../src/locate/signals.js';
 import { parseInstances, runLocate } from '../../src/locate/run.js';
 import { importGraph } from '../../src/cards/imports.js';
 

@@ -1,7 +1,7 @@
 /** `ctxprune locate`: rank each SWE-bench instance's repository files for its issue (BM25 → rerank top 50). */
 import { writeFile } from 'node:fs/promises';
 import { CtxpruneError } from '../../errors.js';
-import { documentScoreFromScorer } from '../../locate/rank.js';
+import { documentScoreFromScorer } from '../../locate/document-score.js';
 import { parseInstances, runLocate } from '../../locate/run.js';
 import { resolveScorer } from '../../scorers/registry.js';
 import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';

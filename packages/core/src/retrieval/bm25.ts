@@ -1,6 +1,7 @@
 /**
  * Okapi BM25 over small documents (lines, windows, messages, files). Pure: term lists in,
- * scores out. Shared by the lexical line scorer, history compaction and file localization.
+ * scores out. The retrieval layer, under everything that ranks text: the lexical line scorer and
+ * the model's line features, history compaction, cards, file localization and packing.
  * Postings keep scoring linear in the matches, not in documents × query terms.
  */
 export interface Bm25Options { k1?: number; b?: number }
