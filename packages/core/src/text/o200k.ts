@@ -78,52 +78,59 @@ export function buildO200k(bpeRanks: string): O200k {
 
 /**
  * The compact binary form of the rank table (built into dist/assets at build time; Node reads it
- * instead of parsing js-tiktoken's 2.3 MB module): 'O2K1', then little-endian u32 size, byte
- * count, slot count, longest token; u8 token lengths (rank order); i32 hash slots; token bytes.
+ * instead of parsing js-tiktoken's 2.3 MB module): 'O2K2', then little-endian u32 size, byte
+ * count, slot count, longest token, 0; u32 token offsets (size + 1, rank order); i32 hash slots;
+ * token bytes. Every part is used in place: loading it does no per-token work.
  */
 export function serializeRankTable(bpeRanks: string): Uint8Array {
   const t = RankTable.fromBase64List(bpeRanks);
-  if (t.maxLen > 255) throw new Error('o200k: a token longer than 255 bytes does not fit the table format');
-  const lensAt = 24;
-  const slotsAt = (lensAt + t.size + 3) & ~3;
+  const offsAt = 24;
+  const slotsAt = offsAt + (t.size + 1) * 4;
   const bytesAt = slotsAt + t.slots.length * 4;
   const out = new Uint8Array(bytesAt + t.bytes.length);
   const dv = new DataView(out.buffer);
-  out.set([0x4f, 0x32, 0x4b, 0x31]);
+  out.set([0x4f, 0x32, 0x4b, 0x32]);
   dv.setUint32(4, t.size, true);
   dv.setUint32(8, t.bytes.length, true);
   dv.setUint32(12, t.slots.length, true);
   dv.setUint32(16, t.maxLen, true);
-  for (let r = 0; r < t.size; r++) out[lensAt + r] = t.offs[r + 1] - t.offs[r];
+  for (let r = 0; r <= t.size; r++) dv.setUint32(offsAt + r * 4, t.offs[r], true);
   for (let i = 0; i < t.slots.length; i++) dv.setInt32(slotsAt + i * 4, t.slots[i], true);
   out.set(t.bytes, bytesAt);
+  return out;
+}
+
+/** Little-endian hosts (all current JS engines) view 4-byte-aligned tables in place. */
+const LITTLE_ENDIAN = /* @__PURE__ */ (() => new Uint8Array(new Uint16Array([1]).buffer)[0] === 1)();
+
+/** n little-endian 32-bit integers at bin[at..]: a view when aligned, else a copy. */
+function int32s<T extends Int32Array | Uint32Array>(bin: Uint8Array, at: number, n: number, Kind: { new (b: ArrayBufferLike, o: number, n: number): T; new (n: number): T }): T {
+  const abs = bin.byteOffset + at;
+  if (abs % 4 === 0 && LITTLE_ENDIAN) return new Kind(bin.buffer, abs, n);
+  const out = new Kind(n);
+  const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
+  for (let i = 0; i < n; i++) out[i] = dv.getUint32(at + i * 4, true);
   return out;
 }
 
 /** The tokenizer from serializeRankTable's bytes; throws on a table that is not one. */
 export function o200kFromTable(bin: Uint8Array): O200k {
   const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
-  if (bin.length < 24 || bin[0] !== 0x4f || bin[1] !== 0x32 || bin[2] !== 0x4b || bin[3] !== 0x31) throw new Error('o200k: not a rank table');
+  if (bin.length < 24 || bin[0] !== 0x4f || bin[1] !== 0x32 || bin[2] !== 0x4b || bin[3] !== 0x32) throw new Error('o200k: not a rank table');
   const size = dv.getUint32(4, true),
     nBytes = dv.getUint32(8, true),
     nSlots = dv.getUint32(12, true);
-  const lensAt = 24;
-  const slotsAt = (lensAt + size + 3) & ~3;
+  const offsAt = 24;
+  const slotsAt = offsAt + (size + 1) * 4;
   const bytesAt = slotsAt + nSlots * 4;
   if ((nSlots & (nSlots - 1)) !== 0 || bytesAt + nBytes !== bin.length) throw new Error('o200k: truncated rank table');
   const t = new RankTable();
   t.size = size;
   t.maxLen = dv.getUint32(16, true);
-  t.offs = new Uint32Array(size + 1);
-  for (let r = 0; r < size; r++) t.offs[r + 1] = t.offs[r] + bin[lensAt + r];
-  if (t.offs[size] !== nBytes) throw new Error('o200k: inconsistent rank table');
+  t.offs = int32s(bin, offsAt, size + 1, Uint32Array);
+  if (t.offs[0] !== 0 || t.offs[size] !== nBytes) throw new Error('o200k: inconsistent rank table');
   t.bytes = bin.subarray(bytesAt, bytesAt + nBytes);
-  // Little-endian hosts (all current JS engines) view the slots in place when aligned.
-  const abs = bin.byteOffset + slotsAt;
-  t.slots =
-    abs % 4 === 0 && new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
-      ? new Int32Array(bin.buffer, abs, nSlots)
-      : Int32Array.from({ length: nSlots }, (_, i) => dv.getInt32(slotsAt + i * 4, true));
+  t.slots = int32s(bin, slotsAt, nSlots, Int32Array);
   t.mask = nSlots - 1;
   return new O200kImpl(t);
 }

@@ -32,7 +32,8 @@ async function loadO200k(): Promise<O200k> {
   if (isNode) {
     try {
       const fs = await import('node:fs/promises');
-      const tk = m.o200kFromTable(new Uint8Array(await fs.readFile(new URL(RANK_TABLE, import.meta.url))));
+      // The file's own buffer, viewed in place (no copy of its 4.3 MB).
+      const tk = m.o200kFromTable(await fs.readFile(new URL(RANK_TABLE, import.meta.url)));
       if (selfCheck(tk)) return tk;
     } catch {
       /* no built table here: parse the module */
