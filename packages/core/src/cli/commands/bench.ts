@@ -1,4 +1,13 @@
+/**
+ * `ctxprune bench [SUITE]`: the one entry to every benchmark. Suites: `prune` (the default: recall,
+ * budget, parse validity and speed of line pruning on cases), `compaction` (agent transcripts built
+ * from the cases, bench/compaction.ts), `locate` (file localization on SWE-bench instances) and
+ * `pack` (task context packing on SWE-bench instances).
+ */
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { buildTranscripts, formatRows, loadCases, runCompactionBench, type Variant as CompactionVariant } from '../../bench/compaction.js';
+import type { CompactionStrategy } from '../../compaction/types.js';
 import { type BenchCase, readCases } from '../../bench/cases.js';
 import { type CaseOutcome, formatBreakdown, formatRankingRow, formatSummaryRow, goldRecall, summarize, SUMMARY_HEADER } from '../../bench/metrics.js';
 import { rankingRecall } from '../../bench/ranking.js';
@@ -16,6 +25,43 @@ import type { CliIo, Command } from '../main.js';
 import { ablationFromArgs, ABLATION_FLAGS, elisionFromArgs } from './shared.js';
 
 const DEFAULT_CASES = process.env.CTXPRUNE_BENCH_CASES ?? 'data/dev-cases.jsonl';
+
+export const BENCH_SUITES = ['prune', 'compaction', 'locate', 'pack'] as const;
+type Suite = (typeof BENCH_SUITES)[number];
+
+/**
+ * The compaction suite (was packages/core/bench/compaction/run.mjs): transcripts built from the
+ * cases, each strategy at a budget of 1/ratio of the transcript's tokens, the share of gold lines kept.
+ */
+async function compactionSuite(argv: string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv, ['json'], ['cases', 'pools', 'limit', 'split', 'ratio', 'variants']);
+  const casesPath = stringFlag(args, 'cases') ?? DEFAULT_CASES;
+  const poolsDir = stringFlag(args, 'pools') ?? 'data/pools';
+  const limit = numberFlag(args, 'limit') ?? 0;
+  const split = stringFlag(args, 'split') ?? 'all';
+  const ratio = numberFlag(args, 'ratio') ?? 4;
+  if (!['all', 'even', 'odd'].includes(split)) throw new CtxpruneError('INVALID_OPTION', `--split is all, even or odd; got "${split}"`);
+  const all = loadCases(casesPath);
+  let cases = split === 'even' ? all.filter((_, i) => i % 2 === 0) : split === 'odd' ? all.filter((_, i) => i % 2 === 1) : all;
+  if (limit > 0) cases = cases.slice(0, limit);
+  const ids = new Set(cases.map((c) => c.id));
+  // Other files come from every case of the repository, whatever the split.
+  const transcripts = buildTranscripts(all, { poolsDir: existsSync(poolsDir) ? poolsDir : undefined }).filter((t) => ids.has(t.id));
+  const variants: CompactionVariant[] = (['reactive', 'task_aware', 'mig', 'task_aware_mig'] as const).map((strategy) => ({ name: strategy, strategy }));
+  // --variants 'name:strategy:{json options};…', for tuning runs.
+  for (const extra of (stringFlag(args, 'variants') ?? '').split(';').filter(Boolean)) {
+    const [name, strategy, ...rest] = extra.split(':');
+    variants.push({ name, strategy: strategy as CompactionStrategy, options: JSON.parse(rest.join(':') || '{}') as CompactionVariant['options'] });
+  }
+  const counter = await loadDefaultTokenCounter();
+  const rows = await runCompactionBench(transcripts, variants, counter, { ratio });
+  if (boolFlag(args, 'json')) io.out(JSON.stringify(rows, null, 2));
+  else {
+    io.out(`cases: ${casesPath} (${split}${limit ? `, first ${limit}` : ''}), budget = 1/${ratio} of each transcript's tokens (${counter.name})\n`);
+    io.out(formatRows(rows));
+  }
+  return 0;
+}
 
 /** One configuration of the pipeline: an ablation and a marker style (default: the library's). */
 interface Variant { ablation?: PruneAblation; elision?: ElisionStyle; tuning?: PruneTuning }
@@ -131,9 +177,19 @@ async function speed(cases: BenchCase[], io: CliIo, scorer: Scorer): Promise<voi
 }
 
 export const command: Command = {
-  summary: 'gold-line recall, budget compliance, parse validity and speed on benchmark cases',
-  usage: 'ctxprune bench --cases CASES.jsonl --ratio R [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--out RESULTS.jsonl] [--tune name=value,…] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl] | --speed [--cases CASES.jsonl]',
-  async run(argv, io) {
+  summary: 'every benchmark, by suite: prune (default: gold-line recall, budget, parse validity, speed), compaction, locate, pack',
+  usage: 'ctxprune bench [prune] --cases CASES.jsonl --ratio R [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--out RESULTS.jsonl] [--tune name=value,…] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl] | --speed [--cases CASES.jsonl]' +
+    ' | ctxprune bench compaction [--cases CASES.jsonl] [--pools DIR] [--ratio 4] [--limit N] [--split all|even|odd] [--variants …] [--json]' +
+    ' | ctxprune bench locate --instances I.jsonl --pools DIR [--out R.jsonl] | ctxprune bench pack [--instances I.jsonl] [--budgets …] [--out ROWS.jsonl]',
+  async run(argv0, io) {
+    const suite: Suite = argv0[0] !== undefined && !argv0[0].startsWith('-') ? (argv0[0] as Suite) : 'prune';
+    if (!(BENCH_SUITES as readonly string[]).includes(suite)) {
+      throw new CtxpruneError('INVALID_OPTION', `unknown benchmark suite "${suite}" (suites: ${BENCH_SUITES.join(', ')})`);
+    }
+    const argv = argv0[0] === suite ? argv0.slice(1) : argv0;
+    if (suite === 'compaction') return compactionSuite(argv, io);
+    if (suite === 'locate') return (await import('./locate.js')).command.run(argv, io);
+    if (suite === 'pack') return (await import('./pack.js')).command.run(['--bench', ...argv], io);
     const args = parseArgs(argv, ['suite', 'speed', ...ABLATION_FLAGS], ['cases', 'out', 'ratio', 'scorer', 'elision', 'tune']);
     const casesPath = stringFlag(args, 'cases') ?? DEFAULT_CASES;
     // The CLI's default: the trained model, or the lexical scorer when it cannot load.

@@ -1,5 +1,9 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildTranscripts, goldShare, type DevCase } from '../../src/compaction/bench.js';
+import { main } from '../../src/cli/main.js';
+import { buildTranscripts, goldShare, type DevCase } from '../../src/bench/compaction.js';
 
 const file = (name: string, n: number) => Array.from({ length: n }, (_, i) => `def ${name}_${i}(x):\n    return x + ${i}\n`).join('\n');
 const cases: DevCase[] = [
@@ -34,5 +38,25 @@ describe('compaction bench transcripts', () => {
     expect(goldShare(t, t.messages)).toBe(1);
     expect(goldShare(t, t.messages.filter((m) => m.id !== t.goldMessageId))).toBe(0);
     expect(Number.isNaN(goldShare(buildTranscripts(cases)[2], t.messages))).toBe(true);
+  });
+});
+
+describe('ctxprune bench compaction (the suite that replaced bench/compaction/run.mjs)', { timeout: 120_000 }, () => {
+  it('runs the four strategies on transcripts built from a cases file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctxprune-bench-'));
+    const path = join(dir, 'cases.jsonl');
+    writeFileSync(path, cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
+    const out: string[] = [];
+    const io = { out: (s: string) => out.push(s), err: () => undefined };
+    expect(await main(['bench', 'compaction', '--cases', path, '--pools', join(dir, 'none'), '--limit', '1', '--json'], io)).toBe(0);
+    const rows = JSON.parse(out.join('')) as { strategy: string; cases: number; overBudget: number }[];
+    expect(rows.map((r) => r.strategy)).toEqual(['reactive', 'task_aware', 'mig', 'task_aware_mig']);
+    for (const r of rows) expect(r).toMatchObject({ cases: 1, overBudget: 0 });
+  });
+
+  it('an unknown suite is refused with the list of suites', async () => {
+    const err: string[] = [];
+    expect(await main(['bench', 'nosuch'], { out: () => undefined, err: (s) => err.push(s) })).toBe(2);
+    expect(err.join('')).toMatch(/unknown benchmark suite "nosuch" \(suites: prune, compaction, locate, pack\)/);
   });
 });

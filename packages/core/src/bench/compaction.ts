@@ -8,10 +8,10 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { compact } from '../compaction/compact.js';
+import type { CompactOptions, CompactionStrategy, Message } from '../compaction/types.js';
 import { termsOf } from '../text/identifiers.js';
 import type { TokenCounter } from '../text/tokens.js';
-import { compact } from './compact.js';
-import type { CompactOptions, CompactionStrategy, Message } from './types.js';
 import { hashString, mulberry32 } from '../util/random.js';
 
 export interface DevCase {
