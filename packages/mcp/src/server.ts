@@ -11,8 +11,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import {
-  buildFileIndex, compact, COMPACTION_STRATEGIES, describeScorer, documentScoreFromScorer, locateFiles, prune, resolveScorer,
-  validateMessages, type Message, type PruneOptions, type Scorer,
+  buildFileIndex, compact, compactChat, COMPACTION_STRATEGIES, describeScorer, documentScoreFromScorer, isCtxpruneError, locateFiles, prune,
+  resolveScorer, type Message, type PruneOptions, type Scorer,
 } from '@ctxprune/core';
 import { readTree } from '@ctxprune/core/node';
 import { describePrune, formatRanges } from '@ctxprune/core/integrations';
@@ -365,15 +365,14 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
     },
   );
 
-  const messageSchema = z.object({
-    id: z.string().min(1).max(200),
-    role: z.enum(['system', 'user', 'assistant', 'tool']),
-    content: z.string().max(1_000_000),
-    toolName: z.string().max(200).optional(),
-    pinned: z.boolean().optional(),
-    toolCalls: z.array(z.object({ id: z.string().min(1).max(200), name: z.string().max(200), arguments: z.string().max(100_000) })).max(200).optional(),
-    toolCallId: z.string().max(200).optional(),
-  });
+  // compact_history takes ctxprune's messages ({id, role, content, toolName?, pinned?, toolCalls?, toolCallId?}),
+  // OpenAI chat-completions messages (content parts, tool_calls, role tool + tool_call_id) or Anthropic
+  // messages (content blocks, tool_use / tool_result, the system prompt apart): core's compactChat reads the
+  // shape and returns the same one; a malformed message is a typed error (isError, code INVALID_OPTION).
+  const systemSchema = z.union([
+    z.string().max(1_000_000),
+    z.array(z.object({ type: z.literal('text'), text: z.string().max(1_000_000) }).passthrough()).max(100),
+  ]);
 
   server.registerTool(
     'compact_history',
@@ -381,32 +380,41 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
       title: 'Compact an agent transcript to a token budget',
       description:
         'Fit `messages` into `tokens` (o200k_base) with a compaction strategy: reactive (oldest tool outputs first), ' +
-        'task_aware, mig, task_aware_mig. Returns the compacted messages as JSON plus what was kept, pruned and evicted. ' +
-        'On failure the messages come back unchanged with a note.',
+        'task_aware, mig, task_aware_mig. `messages` may be ctxprune\'s ({id, role, content, toolName?, pinned?, toolCalls?, toolCallId?}), ' +
+        'OpenAI chat-completions messages (tool_calls / tool_call_id, content parts) or Anthropic messages (tool_use / tool_result ' +
+        'blocks; pass the system prompt as `system`); they come back in the same shape, a call and its results kept, cut or ' +
+        'evicted together. Returns the compacted messages as JSON plus what was kept, pruned and evicted (ids: ctxprune\'s, else ' +
+        'm<k> for the k-th message and m<k>.r<j> for its j-th block). Malformed messages are an error with a code; on any other ' +
+        'failure the messages come back unchanged with a note.',
       inputSchema: {
-        messages: z.array(messageSchema).min(1).max(limits.maxMessages),
+        messages: z.array(z.object({}).passthrough()).min(1).max(limits.maxMessages),
         strategy: z.enum(COMPACTION_STRATEGIES),
         tokens: z.number().int().min(1).max(10_000_000),
         goal: z.string().max(4000).optional().describe('The task goal (task_aware strategies); default: the latest user turn'),
+        system: systemSchema.optional().describe('A system prompt kept apart from the messages (Anthropic), compacted with them and returned in `system`'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async ({ messages, strategy, tokens, goal }) => {
-      const chars = messages.reduce((n, m) => n + m.content.length, 0);
+    async ({ messages, strategy, tokens, goal, system }) => {
+      const chars = JSON.stringify(messages).length + (system === undefined ? 0 : JSON.stringify(system).length);
       const unchanged = (why: string) =>
-        text(bound(`[ctxprune: not compacted (${why}); messages unchanged]\n${JSON.stringify({ messages }, null, 1)}`, limits.maxOutputChars));
+        text(bound(`[ctxprune: not compacted (${why}); messages unchanged]\n${JSON.stringify({ messages, ...(system !== undefined ? { system } : {}) }, null, 1)}`, limits.maxOutputChars));
       if (chars > limits.maxHistoryChars) return unchanged(`${chars} characters, over the ${limits.maxHistoryChars} limit`);
       try {
-        const msgs = messages as Message[];
-        validateMessages(msgs);
-        const r = await runCompact(msgs, { strategy, tokens, ...(goal ? { goal } : {}) });
+        const c = await compactChat(messages, { strategy, tokens, ...(goal ? { goal } : {}), ...(system !== undefined ? { system } : {}) }, runCompact);
+        const r = c.result;
         const saved = overflow.save(r.store);
         const head =
           `[ctxprune: ${strategy}, ${r.tokensBefore} → ${r.tokensAfter} tokens (budget ${r.budget}${r.overBudget ? ', over budget: the pinned messages alone exceed it' : ''}); ` +
           `kept ${r.kept.length}, pruned ${r.pruned.length}, evicted ${r.evicted.length}` +
           (saved.error ? `; originals NOT saved (${saved.error})]` : saved.keys.length ? `; originals: read_overflow KEY]` : ']');
-        return text(bound(`${head}\n${JSON.stringify({ messages: r.messages, kept: r.kept, pruned: r.pruned, evicted: r.evicted, pinnedOverBudget: r.pinnedOverBudget, degraded: r.degraded }, null, 1)}`, limits.maxOutputChars));
+        const body = { shape: c.shape, messages: c.messages, ...(c.system !== undefined ? { system: c.system } : {}), kept: r.kept, pruned: r.pruned, evicted: r.evicted, pinnedOverBudget: r.pinnedOverBudget, degraded: r.degraded };
+        return text(bound(`${head}\n${JSON.stringify(body, null, 1)}`, limits.maxOutputChars));
       } catch (e) {
+        // Malformed input is the caller's to fix: a typed error. Anything else fails open.
+        if (isCtxpruneError(e) && e.code === 'INVALID_OPTION') {
+          return { content: [{ type: 'text', text: `[ctxprune: ${e.code}: ${e.message}]` }], structuredContent: { error: { code: e.code, message: e.message } }, isError: true };
+        }
         return unchanged(oneLine(e));
       }
     },

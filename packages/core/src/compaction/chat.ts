@@ -10,6 +10,7 @@
 import { CtxpruneError } from '../errors.js';
 import { compact } from './compact.js';
 import type { CompactOptions, CompactResult, Message } from './types.js';
+import { validateMessages } from './validate.js';
 
 export type ChatShape = 'ctxprune' | 'openai' | 'anthropic';
 
@@ -153,23 +154,66 @@ function fromAnthropic(ms: unknown[]): Converted {
   return { messages, rebuild };
 }
 
+/** A top-level system prompt (Anthropic Messages' `system`): a string or text blocks. */
+export type SystemPrompt = string | { type: 'text'; text: string; [k: string]: unknown }[];
+
+export interface CompactChatOptions extends CompactOptions {
+  /**
+   * The system prompt when it is not one of the messages (Anthropic's top-level `system`): compacted
+   * as a system message before the others (protected like one) and returned in `system`.
+   */
+  system?: SystemPrompt;
+}
+
 export interface CompactChatResult {
   /** The compacted messages, in the shape they came in. */
   messages: unknown[];
   shape: ChatShape;
+  /** The system prompt when one was given, in the form it came in (cut only when nothing else made room). */
+  system?: SystemPrompt;
   /** The compaction itself (its messages in ctxprune's shape, ids `m<k>` / `m<k>.r<j>` by position). */
   result: CompactResult;
 }
 
-/** compact() for messages in the OpenAI or Anthropic shape (or ctxprune's): the same shape back. */
-export async function compactChat(messages: unknown[], options: CompactOptions): Promise<CompactChatResult> {
-  const shape = detectShape(messages);
-  if (shape === 'ctxprune') {
-    const result = await compact(messages as Message[], options);
-    return { messages: result.messages, shape, result };
+/** What runs the compaction (compact(), or the same in a worker thread). */
+export type CompactRunner = (messages: Message[], options: CompactOptions) => Promise<CompactResult>;
+
+function systemText(system: unknown): string {
+  if (typeof system === 'string') return system;
+  if (!Array.isArray(system) || !system.every((b) => isObj(b) && b.type === 'text' && typeof b.text === 'string')) {
+    fail('system must be a string or an array of {type: "text", text} blocks');
   }
-  const conv = shape === 'openai' ? fromOpenAI(messages) : fromAnthropic(messages);
-  const result = await compact(conv.messages, options);
+  return textOf(system);
+}
+
+/**
+ * compact() for messages in the OpenAI or Anthropic shape (or ctxprune's): the same shape back.
+ * Malformed messages are a CtxpruneError (INVALID_OPTION) naming the first bad one, thrown before
+ * `run` is called.
+ */
+export async function compactChat(messages: unknown[], options: CompactChatOptions, run: CompactRunner = compact): Promise<CompactChatResult> {
+  const { system, ...opts } = options;
+  const shape = detectShape(messages);
+  const conv: Converted = shape === 'ctxprune'
+    ? { messages: messages as Message[], rebuild: (out) => (messages as Message[]).flatMap((m) => (out.has(m.id) ? [{ ...m, content: out.get(m.id) }] : [])) }
+    : shape === 'openai' ? fromOpenAI(messages) : fromAnthropic(messages);
+  validateMessages(conv.messages);
+  let sysId: string | undefined;
+  let input = conv.messages;
+  if (system !== undefined) {
+    const ids = new Set(input.map((m) => m.id));
+    sysId = 'system';
+    while (ids.has(sysId)) sysId += '_';
+    input = [{ id: sysId, role: 'system', content: systemText(system) }, ...input];
+  }
+  const result = await run(input, opts);
   const out = new Map(result.messages.map((m) => [m.id, m.content]));
-  return { messages: conv.rebuild(out), shape, result };
+  const back: CompactChatResult = {
+    messages: shape === 'ctxprune' && sysId === undefined ? result.messages : conv.rebuild(out), shape, result,
+  };
+  if (system !== undefined) {
+    const t = out.get(sysId!) ?? '';
+    back.system = t === systemText(system) ? system : typeof system === 'string' ? t : [{ type: 'text', text: t }];
+  }
+  return back;
 }

@@ -1,7 +1,7 @@
 export { compact } from './compact.js';
 export { pairsOf } from './pairs.js';
 export { compactChat, detectShape } from './chat.js';
-export type { ChatShape, CompactChatResult } from './chat.js';
+export type { ChatShape, CompactChatOptions, CompactChatResult, CompactRunner, SystemPrompt } from './chat.js';
 export { OverflowStore, readOverflow, overflowKey } from './store.js';
 export type { OverflowEntry } from './store.js';
 export { resolveGoal, goalPrompt, latestUserIndex } from './goal.js';
