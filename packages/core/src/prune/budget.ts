@@ -7,9 +7,10 @@
 import { type CrfParams, viterbi } from '../crf/chain.js';
 import { type FileStructure, LineKind } from '../syntax/types.js';
 import { type ElisionStyle, elisionMarker, type Rendered, renderKept } from '../text/elision.js';
-import type { TokenCounter } from '../text/tokens.js';
+import { countSteps, type TokenCounter } from '../text/tokens.js';
 import { Reason } from './reasons.js';
-import { isStandaloneLine, repairKeepSet, type RepairIndex, type RepairOptions } from './repair.js';
+import { isStandaloneLine, repairKeepSet, repairSteps, type RepairIndex, type RepairOptions } from './repair.js';
+import { type Pause, runSteps, runStepsAsync, type Steps } from '../util/steps.js';
 
 export interface SelectionContext {
   lines: string[];
@@ -75,15 +76,20 @@ function decodeAt(ctx: SelectionContext, bias: number): { keep: Uint8Array; reas
  * Repair the keep set, show gaps cheaper than their own marker, and estimate the tokens of the
  * rendered text. Mutates keep/reason.
  */
-function complete(
+function* complete(
   ctx: SelectionContext, keep: Uint8Array, reason: Uint8Array, bias: number, cache: Map<number, number>, seeds?: number[],
-): Selection {
+): Steps<Selection> {
   const n = ctx.lines.length;
-  if (ctx.repair) repairKeepSet(keep, reason, ctx.structure, ctx.repair, ctx.repairIndex, seeds);
+  if (ctx.repair) {
+    yield* repairSteps(keep, reason, ctx.structure, ctx.repair, ctx.repairIndex, seeds);
+    yield;
+  }
   let tokens = 0;
   let t = 0;
+  let runs = 0;
   while (t < n) {
     if (keep[t]) { tokens += ctx.costs[t]; t++; continue; }
+    if (++runs % 256 === 0) yield;
     let e = t;
     let gapCost = ctx.costs[t];
     let standalone = isStandaloneLine(ctx.structure, t);
@@ -100,8 +106,13 @@ function complete(
 
 /** Decode at `bias`, repair, fill gaps cheaper than their marker, and estimate the tokens. */
 export function selectAt(ctx: SelectionContext, bias: number, cache: Map<number, number>): Selection {
+  return runSteps(selectSteps(ctx, bias, cache));
+}
+
+function* selectSteps(ctx: SelectionContext, bias: number, cache: Map<number, number>): Steps<Selection> {
   const { keep, reason } = decodeAt(ctx, bias);
-  return complete(ctx, keep, reason, bias, cache);
+  yield;
+  return yield* complete(ctx, keep, reason, bias, cache);
 }
 
 /** Exponent on a unit's token cost when ranking units by value: see packByValue. */
@@ -166,6 +177,11 @@ function addUnit(keep: Uint8Array, reason: Uint8Array, unit: Unit): void {
  * Chosen on the training's held-out repositories, not on the benchmark.
  */
 export function packByValue(ctx: SelectionContext, start: Selection, budget: number, cache: Map<number, number>): Selection {
+  return runSteps(packSteps(ctx, start, budget, cache));
+}
+
+/** packByValue as steps (util/steps.ts): a yield every 64 units built, every unit accepted and every probe of the final cut. */
+function* packSteps(ctx: SelectionContext, start: Selection, budget: number, cache: Map<number, number>): Steps<Selection> {
   const n = ctx.lines.length;
   const st = ctx.structure;
   const value = ctx.value;
@@ -181,8 +197,10 @@ export function packByValue(ctx: SelectionContext, start: Selection, budget: num
   // Each candidate's unit: the line closed under repair on its own (a superset of what it adds
   // to any keep set, since repair only adds what is missing).
   const units: Unit[] = [];
-  for (const c of cand) {
-    const unit = unitOf(ctx, c, budget);
+  yield;
+  for (let k = 0; k < cand.length; k++) {
+    if (k % 64 === 63) yield;
+    const unit = unitOf(ctx, cand[k], budget);
     // A unit whose own lines exceed the budget can never join.
     if (unit.cost <= budget) units.push(unit);
   }
@@ -229,12 +247,13 @@ export function packByValue(ctx: SelectionContext, start: Selection, budget: num
     alive[best] = 0;
     accepted.push(best);
     tokens += bestCost;
+    yield;
   }
-  const all = complete(ctx, keep, reason, start.bias, cache);
+  const all = yield* complete(ctx, keep, reason, start.bias, cache);
   if (all.estimatedTokens <= budget) return all;
   // The running estimate prices markers at a typical size; with the real ones the selection can
   // overshoot. Keep the longest prefix of the accepted units that fits (none: the start fits).
-  const withFirst = (k: number): Selection => {
+  const withFirst = (k: number): Steps<Selection> => {
     const kk = start.keep.slice();
     const rr = start.reason.slice();
     for (let j = 0; j < k; j++) addUnit(kk, rr, units[accepted[j]]);
@@ -243,8 +262,9 @@ export function packByValue(ctx: SelectionContext, start: Selection, budget: num
   let lo = 0, hi = accepted.length - 1;
   let fit: Selection = start;
   while (lo < hi) {
+    yield;
     const mid = (lo + hi + 1) >> 1;
-    const s = withFirst(mid);
+    const s = yield* withFirst(mid);
     if (s.estimatedTokens <= budget) { lo = mid; fit = s; } else hi = mid - 1;
   }
   return fit;
@@ -255,43 +275,35 @@ export function packByValue(ctx: SelectionContext, start: Selection, budget: num
  * selection does not. Bisection over the bias; the cost is non-decreasing in it up to ties.
  */
 export function calibrate(ctx: SelectionContext, budget: number, cache: Map<number, number>): Selection | null {
-  return drive(calibrateSteps(ctx, budget, cache));
-}
-
-/** Run a step generator to its end (the synchronous fit). */
-function drive<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return runSteps(calibrateSteps(ctx, budget, cache));
 }
 
 /**
  * calibrate's work, one decoding pass per step: calibrate runs the steps back to back,
  * fitBudgetAsync awaits `pause()` (abort, yield: prune/checkpoint.ts) between them. Same result.
  */
-function* calibrateSteps(ctx: SelectionContext, budget: number, cache: Map<number, number>): Generator<void, Selection | null> {
+function* calibrateSteps(ctx: SelectionContext, budget: number, cache: Map<number, number>): Steps<Selection | null> {
   let maxAbs = 1;
   for (let i = 0; i < ctx.fused.length; i++) maxAbs = Math.max(maxAbs, Math.abs(ctx.fused[i]));
   let maxT = 0;
   for (let i = 0; i < 4; i++) maxT = Math.max(maxT, Math.abs(ctx.fusedCrf.transitions[i]));
   const bound = 2 * maxAbs + 4 * maxT + Math.abs(ctx.fusedCrf.start[1]) + Math.abs(ctx.fusedCrf.end[1]) + 1;
   let lo = -bound, hi = bound;
-  const low = selectAt(ctx, lo, cache);
+  const low = yield* selectSteps(ctx, lo, cache);
   yield;
   if (low.estimatedTokens > budget) return null;
-  if (ctx.tuning?.viterbiStart === false) return packByValue(ctx, low, budget, cache);
+  if (ctx.tuning?.viterbiStart === false) return yield* packSteps(ctx, low, budget, cache);
   let best = low;
-  const high = selectAt(ctx, hi, cache);
+  const high = yield* selectSteps(ctx, hi, cache);
   yield;
   if (high.estimatedTokens <= budget) return high;
   for (let iter = 0; iter < 36 && hi - lo > 1e-4; iter++) {
     const mid = (lo + hi) / 2;
-    const s = selectAt(ctx, mid, cache);
+    const s = yield* selectSteps(ctx, mid, cache);
     yield;
     if (s.estimatedTokens <= budget) { best = s; lo = mid; } else hi = mid;
   }
-  return packByValue(ctx, best, budget, cache);
+  return yield* packSteps(ctx, best, budget, cache);
 }
 
 export interface Fitted {
@@ -306,26 +318,22 @@ export interface Fitted {
  * null when not even the all-elided rendering fits.
  */
 export function fitBudget(ctx: SelectionContext, budget: number, cache: Map<number, number>): Fitted | null {
-  return drive(fitSteps(ctx, budget, cache));
+  return runSteps(fitSteps(ctx, budget, cache));
 }
 
 /** fitBudget with `pause()` between its decoding passes (prune/checkpoint.ts: abort and yield). Same result. */
-export async function fitBudgetAsync(ctx: SelectionContext, budget: number, cache: Map<number, number>, pause: () => Promise<void>): Promise<Fitted | null> {
-  const steps = fitSteps(ctx, budget, cache);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-    await pause();
-  }
+export function fitBudgetAsync(ctx: SelectionContext, budget: number, cache: Map<number, number>, pause: Pause): Promise<Fitted | null> {
+  return runStepsAsync(fitSteps(ctx, budget, cache), pause);
 }
 
-function* fitSteps(ctx: SelectionContext, budget: number, cache: Map<number, number>): Generator<void, Fitted | null> {
+function* fitSteps(ctx: SelectionContext, budget: number, cache: Map<number, number>): Steps<Fitted | null> {
   let target = budget;
   for (let attempt = 0; attempt < 6; attempt++) {
     const s = yield* calibrateSteps(ctx, target, cache);
     if (!s) return null;
     const rendered = renderKept(ctx.lines, s.keep, ctx.commentPrefix, ctx.cr, ctx.elision);
-    const tokens = ctx.counter.count(rendered.text);
+    yield;
+    const tokens = yield* countSteps(ctx.counter, rendered.text);
     yield;
     if (tokens <= budget) return { selection: s, rendered, tokens };
     target -= Math.max(1, tokens - budget);

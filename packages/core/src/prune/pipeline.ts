@@ -12,7 +12,7 @@ import type { FileStructure, LanguageId } from '../syntax/types.js';
 import { bracketFormat, bracketNesting } from '../text/brackets.js';
 import { markerPrefixForFile } from '../text/elision.js';
 import { dominantCarriageReturn, lineCount, splitLines } from '../text/lines.js';
-import { checkedCounter, loadDefaultTokenCounter, measureTokens, type TokenCounter } from '../text/tokens.js';
+import { checkedCounter, loadDefaultTokenCounter, measureTokensAsync, type TokenCounter } from '../text/tokens.js';
 import { evidenceValue, type Fitted, fitBudgetAsync, type Selection, type SelectionContext } from './budget.js';
 import { REASON_NAMES, Reason } from './reasons.js';
 import { unnamedImports } from './imports.js';
@@ -211,16 +211,19 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   await cp.pause();
 
   const tScore = performance.now();
-  const scored = await scorer.score({ query, lines, structure: st, language: syn.language, signal });
+  const scoreInput = { query, lines, structure: st, language: syn.language, signal, pause: cp.pause };
+  const scored = await (scorer instanceof LexicalScorer ? scorer.scoreAsync(scoreInput) : scorer.score(scoreInput));
   // A scorer says what it fell back from in words; its one defined fallback is to the lexical scorer.
   if (scored.degraded) degraded.push(...scored.degraded.map((m) => degradation('SCORER_FALLBACK', m)));
   await cp.pause();
   const tuning = options.tuning ?? {};
   const rubrics = withReportClues(ablate(scored, options), query, lines, st, options.fileName, tuning.clueWeight);
+  await cp.pause();
   const fused = fuseEmissions(rubrics);
+  await cp.pause();
 
   const tDecode = performance.now();
-  const measured = measureTokens(text, lines, counter);
+  const measured = await measureTokensAsync(text, lines, counter, cp.pause);
   await cp.pause();
   const originalTokens = measured.total;
   const budget = resolveBudget(options, originalTokens);
@@ -292,6 +295,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   await cp.pause();
   const tRender = performance.now();
   const margins = rubricMarginals(rubrics, fused, Number.isFinite(selection.bias) ? selection.bias : 0);
+  await cp.pause();
   // The empty string after a final newline is no line: not counted, numbered or reported.
   const total = lineCount(lines);
   const lineInfos = new Array<LineInfo>(total);

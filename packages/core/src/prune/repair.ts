@@ -9,6 +9,7 @@
  */
 import { type FileStructure, LineKind, type LanguageId } from '../syntax/types.js';
 import { Reason } from './reasons.js';
+import { runSteps, STEP_LINES, type Steps } from '../util/steps.js';
 
 export interface RepairOptions {
   /** Headers, spans, closers, companions, body lines. */
@@ -79,7 +80,12 @@ export function buildRepairIndex(st: FileStructure, lines: string[], language: L
  * Extends `keep` in place (1 = kept) and records why each added line joined in `reason`.
  * Lines already kept keep their reason. Returns the number of lines added.
  */
-export function repairKeepSet(
+export function repairKeepSet(...args: Parameters<typeof repairSteps>): number {
+  return runSteps(repairSteps(...args));
+}
+
+/** repairKeepSet as steps (util/steps.ts): a yield every STEP_LINES lines it closes over. */
+export function* repairSteps(
   keep: Uint8Array,
   reason: Uint8Array,
   st: FileStructure,
@@ -89,7 +95,7 @@ export function repairKeepSet(
   seeds?: number[],
   /** When given, every line the closure adds is pushed here. */
   addedLines?: number[],
-): number {
+): Steps<number> {
   const n = st.lineCount;
   const stack: number[] = [];
   // Headers whose block must not be empty and that did not join through a kept child.
@@ -115,8 +121,10 @@ export function repairKeepSet(
   else for (let t = 0; t < n; t++) if (keep[t]) stack.push(t);
   for (const l of stack) if (index.needsBody[l]) check.push(l);
 
+  let visited = 0;
   for (;;) {
     while (stack.length) {
+      if (++visited % STEP_LINES === 0) yield;
       const l = stack.pop()!;
       if (seedDeps && reason[l] === Reason.Evidence) {
         for (let j = st.useOffsets[l]; j < st.useOffsets[l + 1]; j++) {

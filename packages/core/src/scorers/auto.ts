@@ -18,6 +18,7 @@ export class ModelledLanguagesScorer implements Scorer {
   score(input: ScorerInput): ScorerOutput | Promise<ScorerOutput> {
     if (input.language && MODELLED_LANGUAGES.has(input.language)) return this.neural.score(input);
     const why = input.language ? `the model was not trained on ${input.language}` : 'language unknown';
+    if (input.pause) return this.lexical.scoreAsync(input).then((out) => ({ ...out, fallbackReason: why }));
     return { ...this.lexical.score(input), fallbackReason: why };
   }
 }

@@ -12,6 +12,7 @@ import { type FileStructure, LineKind } from '../syntax/types.js';
 import { termsOf } from '../text/identifiers.js';
 import { type Bm25Index, bm25Scores } from '../retrieval/bm25.js';
 import type { Scorer, ScorerInput, ScorerOutput } from './types.js';
+import { runSteps, runStepsAsync, STEP_LINES, type Steps } from '../util/steps.js';
 
 /** Knobs of the lexical scorer; defaults were chosen on the dev cases (see README: benchmark). */
 export interface LexicalScorerOptions {
@@ -57,13 +58,24 @@ export class LexicalScorer implements Scorer {
   }
 
   score(input: ScorerInput): ScorerOutput {
+    return runSteps(this.steps(input));
+  }
+
+  /** score, awaiting `input.pause` between steps (a yield every STEP_LINES lines). Same result. */
+  scoreAsync(input: ScorerInput): Promise<ScorerOutput> {
+    return runStepsAsync(this.steps(input), input.pause);
+  }
+
+  private *steps(input: ScorerInput): Steps<ScorerOutput> {
     const { lines, structure: st } = input;
     const n = lines.length;
     const query = input.query.length > MAX_QUERY_CHARS ? input.query.slice(0, MAX_QUERY_CHARS) : input.query;
     const queryTerms = termsOf(query);
 
-    const { evidence, rawMax } = this.evidence(lines, queryTerms, st);
-    const support = this.support(evidence, st);
+    const { evidence, rawMax } = yield* this.evidence(lines, queryTerms, st);
+    yield;
+    const support = yield* this.support(evidence, st);
+    yield;
     const structuralIntent = this.structuralIntent(query, queryTerms);
 
     const K = RUBRICS.length;
@@ -100,12 +112,13 @@ export class LexicalScorer implements Scorer {
   }
 
   /** Semantic evidence in [0,1] per line, and the best raw line score. */
-  private evidence(lines: string[], queryTerms: string[], st: FileStructure): { evidence: Float64Array; rawMax: number } {
+  private *evidence(lines: string[], queryTerms: string[], st: FileStructure): Steps<{ evidence: Float64Array; rawMax: number }> {
     const n = lines.length;
     const out = new Float64Array(n);
     let rawMax = 0;
     if (queryTerms.length === 0 || n === 0) return { evidence: out, rawMax };
-    const raw = bm25Scores(lineIndex(lines, st, new Set(queryTerms)), queryTerms);
+    const raw = bm25Scores(yield* lineIndex(lines, st, new Set(queryTerms)), queryTerms);
+    yield;
 
     // Spread along the file: a relevant line makes its neighbours likely relevant.
     const kern = this.opts.kernel;
@@ -119,8 +132,10 @@ export class LexicalScorer implements Scorer {
       }
       smooth[t] = v;
     }
+    yield;
     // Share of the enclosing definition: the best smoothed score inside it.
     const defOf = enclosingDefinition(st);
+    yield;
     const best = new Float64Array(n);
     for (let t = 0; t < n; t++) { const d = defOf[t]; if (d >= 0 && smooth[t] > best[d]) best[d] = smooth[t]; }
     let max = 0;
@@ -136,7 +151,7 @@ export class LexicalScorer implements Scorer {
   }
 
   /** Dependency support in [0,1]: evidence propagated to the lines that make it readable. */
-  private support(evidence: Float64Array, st: FileStructure): Float64Array {
+  private *support(evidence: Float64Array, st: FileStructure): Steps<Float64Array> {
     const n = evidence.length;
     const dep = new Float64Array(n);
     const share = this.opts.dependencyShare;
@@ -154,6 +169,7 @@ export class LexicalScorer implements Scorer {
       const h = st.spanStart[p] >= 0 ? st.spanStart[p] : p;
       for (let l = h; l <= Math.max(p, st.spanEnd[p]); l++) if (v > dep[l]) dep[l] = v;
     }
+    yield;
     // Definitions and imports the line uses.
     for (let t = 0; t < n; t++) {
       const e = evidence[t];
@@ -164,6 +180,7 @@ export class LexicalScorer implements Scorer {
         if (s > dep[v]) dep[v] = s;
       }
     }
+    yield;
     // Closers and control-flow companions follow their header.
     for (let t = 0; t < n; t++) {
       const c = st.closer[t];
@@ -192,7 +209,7 @@ export class LexicalScorer implements Scorer {
  * BM25 reads no other posting, so the scores equal those of the full index (buildBm25Index)
  * without building a posting for every identifier of the file.
  */
-function lineIndex(lines: string[], st: FileStructure, terms: Set<string>): Bm25Index {
+function* lineIndex(lines: string[], st: FileStructure, terms: Set<string>): Steps<Bm25Index> {
   const n = lines.length;
   const postings: Bm25Index['postings'] = new Map();
   const docLen = new Float64Array(n);
@@ -200,6 +217,7 @@ function lineIndex(lines: string[], st: FileStructure, terms: Set<string>): Bm25
   const local = new Map<string, number>();
   let total = 0;
   for (let d = 0; d < n; d++) {
+    if (d % STEP_LINES === STEP_LINES - 1) yield;
     if (st.kind[d] === LineKind.Blank) continue;
     buf.length = 0;
     termsOf(lines[d], buf);

@@ -177,12 +177,13 @@ export class NeuralScorer implements Scorer {
     if (n > 0) {
       for (const c of planChunks(n, this.window, this.overlap)) {
         if (signal?.aborted) throw new CtxpruneError('ABORTED', 'scoring aborted');
+        await input.pause?.();
         const out: ModelOutputs = await this.session.run(feats.data.subarray(c.start * F, c.end * F), c.end - c.start, F);
         // NaN or absurd outputs would keep nothing ('# …'): the lexical scorer runs instead, and says why.
         const invalid = invalidModelOutput(out, c.keepFrom - c.start, c.keepTo - c.start, c.start);
         if (invalid) {
           return {
-            ...this.lexical.score(input),
+            ...(await this.lexical.scoreAsync(input)),
             fallbackReason: `neural model output invalid: ${invalid}`,
             degraded: [`the neural model's output is invalid (${invalid}): scored with the lexical scorer`],
           };
@@ -212,7 +213,7 @@ export class NeuralScorer implements Scorer {
     const w = this.lexicalBlend;
     if (w > 0 && n > 0) {
       // Blend in the lexical rubric emissions (keep − prune margins), rubric by rubric.
-      const lex = this.lexical.score(input);
+      const lex = await this.lexical.scoreAsync(input);
       for (let k = 0; k < 2; k++) {
         const E = k === 0 ? semantic : dependency, L = lex.heads[k];
         for (let i = 0; i < 2 * n; i++) E[i] = (1 - w) * E[i] + w * L[i];

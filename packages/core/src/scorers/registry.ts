@@ -16,8 +16,8 @@ class LexicalFallbackScorer implements Scorer {
   readonly name = 'auto';
   private readonly lexical = new LexicalScorer();
   constructor(readonly fallbackReason: string) {}
-  score(input: ScorerInput): ScorerOutput {
-    return { ...this.lexical.score(input), fallbackReason: `neural unavailable: ${this.fallbackReason}` };
+  async score(input: ScorerInput): Promise<ScorerOutput> {
+    return { ...(await this.lexical.scoreAsync(input)), fallbackReason: `neural unavailable: ${this.fallbackReason}` };
   }
 }
 

@@ -11,6 +11,12 @@ export interface ScorerInput {
   structure: FileStructure;
   language: LanguageId | null;
   signal?: AbortSignal;
+  /**
+   * Awaited between chunks of the scorer's work, where it has chunks (the pipeline passes its
+   * checkpoint, prune/checkpoint.ts: it throws ABORTED once `signal` has fired, and yields now and
+   * then so that the signal can fire). A scorer without one runs its work back to back.
+   */
+  pause?: () => Promise<void>;
 }
 
 export interface ScorerOutput extends RubricEmissions {

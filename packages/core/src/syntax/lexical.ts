@@ -2,6 +2,7 @@
  * Line-level lexical helpers shared by the tree-based and the indentation-based analyzers (pure).
  */
 import type { LanguageId } from './types.js';
+import { runSteps, STEP_LINES, type Steps } from '../util/steps.js';
 
 // One line convention for the whole library (text/lines.ts), under the names the analyzers use.
 export { splitLines, lineBody as stripCr, isBlank as isBlankLine } from '../text/lines.js';
@@ -45,7 +46,14 @@ export function identifierRegex(lang: LanguageId | null): RegExp {
  * Resolution: nearest preceding definition in an enclosing scope; else the nearest following one
  * in an enclosing scope; else the nearest definition anywhere. At most `cap` targets per line.
  */
-export function buildUseEdges(
+export function buildUseEdges(...args: Parameters<typeof useEdgeSteps>): UseEdges {
+  return runSteps(useEdgeSteps(...args));
+}
+
+export interface UseEdges { useOffsets: Int32Array; useTargets: Int32Array }
+
+/** buildUseEdges as steps (util/steps.ts): a yield every STEP_LINES lines. */
+export function* useEdgeSteps(
   lines: string[],
   skip: (row: number) => boolean,
   definedNames: Map<number, string[]>,
@@ -53,7 +61,7 @@ export function buildUseEdges(
   parent: Int32Array,
   lang: LanguageId | null,
   cap = 16,
-): { useOffsets: Int32Array; useTargets: Int32Array } {
+): Steps<UseEdges> {
   const n = lines.length;
   const byName = new Map<string, number[]>();
   const rows = [...definedNames.keys()].sort((a, b) => a - b);
@@ -81,6 +89,7 @@ export function buildUseEdges(
   const seen = new Set<string>();
   const picked: number[] = [];
   for (let i = 0; i < n; i++) {
+    if (i % STEP_LINES === STEP_LINES - 1) yield;
     useOffsets[i] = targets.length;
     if (skip(i) || byName.size === 0) continue;
     const line = lines[i];

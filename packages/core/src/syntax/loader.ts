@@ -11,7 +11,7 @@ import { CtxpruneError } from '../errors.js';
 import { LANGUAGES, type LanguageId } from './types.js';
 import { grammarFileFor } from './languages.js';
 import { own } from '../util/own.js';
-import { shimForGrammar } from './shims.js';
+import { shimForGrammar, shimForGrammarAsync } from './shims.js';
 
 export interface LoadedGrammar {
   language: Language;
@@ -121,8 +121,8 @@ export function loadParser(lang: LanguageId): Promise<LoadedGrammar> {
  */
 export async function parse(lang: LanguageId, text: string, pause?: () => Promise<void>): Promise<Tree> {
   const { language, parser } = await loadParser(lang);
+  if (pause) return parseSliced(language, await shimForGrammarAsync(lang, text, pause), pause);
   const input = shimForGrammar(lang, text);
-  if (pause) return parseSliced(language, input, pause);
   const tree = parser.parse(input);
   if (!tree) throw new CtxpruneError('GRAMMAR_LOAD_FAILED', `the ${lang} parser returned no tree`);
   return tree;

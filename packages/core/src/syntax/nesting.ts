@@ -17,6 +17,7 @@ import type { Node } from 'web-tree-sitter';
 import type { GrammarTable } from './grammars.js';
 import { indentOf } from '../text/lines.js';
 import { endOf, typeOf } from './nodecache.js';
+import { runSteps, STEP_LINES, type Steps } from '../util/steps.js';
 
 export interface Nesting {
   /** CSR: the lines that keeping line i in part needs are nestTargets[nestOffsets[i] .. nestOffsets[i+1]). */
@@ -42,6 +43,11 @@ const NOT_EMPTY = new Set(['parenthesized_expression', 'type_arguments', 'type_p
  * skeleton, so that closing over it reaches every line) and the line that opens its container.
  */
 export function buildNesting(root: Node, table: GrammarTable, lines: string[], spanStart: Int32Array): Nesting {
+  return runSteps(nestingSteps(root, table, lines, spanStart));
+}
+
+/** buildNesting as steps (util/steps.ts): a yield every 16 top-level nodes and every STEP_LINES lines. */
+export function* nestingSteps(root: Node, table: GrammarTable, lines: string[], spanStart: Int32Array): Steps<Nesting> {
   const n = lines.length;
   const group = Int32Array.from({ length: n }, (_, i) => i);
   const find = (x: number): number => {
@@ -118,13 +124,19 @@ export function buildNesting(root: Node, table: GrammarTable, lines: string[], s
     for (const z of kids) if (z) visit(z, anchor, walked, depth + 1, sy);
   };
 
-  for (const z of root.children) if (z) element(z, -1, true, 0);
+  const top = root.children;
+  for (let i = 0; i < top.length; i++) {
+    const z = top[i];
+    if (z) element(z, -1, true, 0);
+    if (i % 16 === 15) yield;
+  }
 
   // Each skeleton as a cycle in line order, then the container openers.
   const next = new Int32Array(n).fill(-1);
   const first = new Int32Array(n).fill(-1);
   const last = new Int32Array(n).fill(-1);
   for (let r = 0; r < n; r++) {
+    if (r % STEP_LINES === STEP_LINES - 1) yield;
     const g = find(r);
     if (first[g] < 0) first[g] = r;
     else next[last[g]] = r;

@@ -17,6 +17,12 @@
  *   before. An indenting space becomes the `;` that separates members.
  */
 import type { LanguageId } from './types.js';
+import { runSteps, runStepsAsync, type Pause, type Steps } from '../util/steps.js';
+
+/** shimForGrammar, awaiting `pause()` between its rewrites. Same result. */
+export function shimForGrammarAsync(language: LanguageId, text: string, pause: Pause): Promise<string> {
+  return runStepsAsync(shimSteps(language, text), pause);
+}
 
 const COMMENTS = String.raw`(?:(?:\/\/[^\n]*\n|\/\*(?:[^*]|\*(?!\/))*\*\/)\s*)*`;
 /**
@@ -32,12 +38,19 @@ const USING_IDENT = /\busing\b(?!\s*[A-Za-z_$[{])/g;
 const GENERIC_SIGNATURE_LINE = /([\w$)\]}]|[^=]>)([ \t]*(?:\/\/[^\n]*)?\r?\n(?:[ \t]*\r?\n)*)([ \t])([ \t]*<[A-Za-z_$][\w$]*\s*(?:,|extends\b|>))/g;
 
 export function shimForGrammar(language: LanguageId, text: string): string {
+  return runSteps(shimSteps(language, text));
+}
+
+/** shimForGrammar as steps (util/steps.ts): a yield after each rewrite of the whole text. */
+export function* shimSteps(language: LanguageId, text: string): Steps<string> {
   if (language === 'javascript') return text.includes('using') ? text.replace(USING_IDENT, 'usin_') : text;
   if (language !== 'typescript' && language !== 'tsx') return text;
   let out = text;
   if (/\b(?:in|out)\s/.test(out)) out = out.replace(VARIANCE, (_m, lead: string, mods: string) => lead + ' '.repeat(mods.length));
+  yield;
   if (out.includes('export')) out = out.replace(EXPORT_TYPE_STAR, (_m, lead: string, kw: string) => lead + ' '.repeat(kw.length));
   if (out.includes('using')) out = out.replace(USING_IDENT, 'usin_');
+  yield;
   // JSX elements start lines with `<` too: TypeScript files only.
   if (language === 'typescript' && out.includes('<')) {
     const src = out;

@@ -9,11 +9,12 @@ import type { Node, Tree } from 'web-tree-sitter';
 import { LineKind, type FileStructure, type LanguageId, type LineKindValue } from './types.js';
 import { BODY_FIELDS, IF_TYPES, grammarTable, type GrammarTable } from './grammars.js';
 import { declNames, defNames, importNames } from './names.js';
-import { applySpans, buildUseEdges, isCloserLine, stripCr } from './lexical.js';
+import { applySpans, isCloserLine, stripCr, useEdgeSteps } from './lexical.js';
 import { endOf, isEmptyNode, isNamedNode, typeOf } from './nodecache.js';
 import { countErrors } from './validity.js';
-import { buildNesting, type Nesting } from './nesting.js';
+import { nestingSteps, type Nesting } from './nesting.js';
 import { CtxpruneError } from '../errors.js';
+import { type Pause, runSteps, runStepsAsync, STEP_LINES, type Steps } from '../util/steps.js';
 
 interface Ctx {
   /** Header line of the enclosing block (-1 at top level). */
@@ -736,19 +737,23 @@ class Analyzer {
 
   // ---- result -----------------------------------------------------------------------------
 
-  finish(errorCount: number, nestingOf: (spanStart: Int32Array) => Nesting): FileStructure {
+  /** The FileStructure, as steps (util/steps.ts): a yield every STEP_LINES lines of its per-line passes. */
+  *finish(errorCount: number, nestingOf: (spanStart: Int32Array) => Steps<Nesting>): Steps<FileStructure> {
     const { lines, kind } = this;
     const n = lines.length;
     for (let i = 0; i < n; i++) {
+      if (i % STEP_LINES === STEP_LINES - 1) yield;
       const text = stripCr(lines[i]).trim();
       if (text.length === 0) { kind[i] = LineKind.Blank; continue; }
       if (kind[i] === LineKind.Code && isCloserLine(text, this.lang)) kind[i] = LineKind.Closer;
     }
     applySpans(this.spans, this.spanStart, this.spanEnd);
-    const { useOffsets, useTargets } = buildUseEdges(
+    yield;
+    const { useOffsets, useTargets } = yield* useEdgeSteps(
       lines, (r) => kind[r] <= LineKind.Import || kind[r] === LineKind.Closer, this.definedNames, this.defScope,
       this.parent, this.lang,
     );
+    const nesting = yield* nestingOf(this.spanStart);
     return {
       language: this.lang,
       source: 'tree-sitter',
@@ -765,7 +770,7 @@ class Analyzer {
       useOffsets,
       useTargets,
       definedNames: this.definedNames,
-      ...nestingOf(this.spanStart),
+      ...nesting,
     };
   }
 }
@@ -785,27 +790,28 @@ function linesOf(tree: Tree, lineCount: number): string[] {
 export function analyzeTree(
   tree: Tree, lang: LanguageId, lineCount: number, lines?: string[], maxVisits = 16 * lineCount + 10_000,
 ): FileStructure {
+  return runSteps(analyzeSteps(tree, lang, lineCount, lines, maxVisits));
+}
+
+/** analyzeTree with `pause()` (util/steps.ts: abort, yield) between its steps. Same result. */
+export function analyzeTreeAsync(
+  tree: Tree, lang: LanguageId, lineCount: number, lines: string[] | undefined, pause: Pause,
+  maxVisits = 16 * lineCount + 10_000,
+): Promise<FileStructure> {
+  return runStepsAsync(analyzeSteps(tree, lang, lineCount, lines, maxVisits), pause);
+}
+
+/**
+ * analyzeTree's work as steps: the walk yields between runs of top-level statements (a run never
+ * ends on a decorator, which belongs to the statement after it), the per-line passes every
+ * STEP_LINES lines.
+ */
+function* analyzeSteps(tree: Tree, lang: LanguageId, lineCount: number, lines: string[] | undefined, maxVisits: number): Steps<FileStructure> {
   const ls = lines && lines.length === lineCount ? lines : linesOf(tree, lineCount);
   const root = tree.rootNode;
   const a = new Analyzer(lang, ls);
   // Each statement is visited a bounded number of times; 16 per line (plus slack) is far above
   // anything real code needs and far below a runaway walk.
-  a.maxVisits = maxVisits;
-  a.walkBlock(root, { parent: -1, floor: -1, inFn: false, ownerParent: -1, caseOwner: false });
-  return a.finish(countErrors(tree), (spanStart) => buildNesting(root, a.t, ls, spanStart));
-}
-
-/**
- * analyzeTree with `pause()` (prune/checkpoint.ts: abort, yield) between runs of top-level
- * statements; a run never ends on a decorator, which belongs to the statement after it. Same result.
- */
-export async function analyzeTreeAsync(
-  tree: Tree, lang: LanguageId, lineCount: number, lines: string[] | undefined, pause: () => Promise<void>,
-  maxVisits = 16 * lineCount + 10_000,
-): Promise<FileStructure> {
-  const ls = lines && lines.length === lineCount ? lines : linesOf(tree, lineCount);
-  const root = tree.rootNode;
-  const a = new Analyzer(lang, ls);
   a.maxVisits = maxVisits;
   const ctx: Ctx = { parent: -1, floor: -1, inFn: false, ownerParent: -1, caseOwner: false };
   const children = root.namedChildren;
@@ -815,7 +821,7 @@ export async function analyzeTreeAsync(
     while (j < children.length && children[j - 1] && a.t.decorators.has(typeOf(children[j - 1]))) j++;
     a.walkChildren(children.slice(i, j), ctx);
     i = j;
-    await pause();
+    yield;
   }
-  return a.finish(countErrors(tree), (spanStart) => buildNesting(root, a.t, ls, spanStart));
+  return yield* a.finish(countErrors(tree), (spanStart) => nestingSteps(root, a.t, ls, spanStart));
 }

@@ -24,6 +24,7 @@
  * pre-built in binary (serializeRankTable → dist/assets/o200k_base.bin), which skips parsing the
  * 2.3 MB module: ~0.05 s of CPU to load, against ~0.4 s for gpt-tokenizer's.
  */
+import { runSteps, type Steps } from '../util/steps.js';
 
 /** White_Space as Rust's regex crate reads `\s` (JavaScript's `\s` adds U+FEFF and lacks U+0085). */
 const WS = '\\t\\n\\v\\f\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
@@ -63,6 +64,10 @@ export interface O200k {
    * the one giving more tokens).
    */
   forEachTokenStart(text: string, onToken: (charIndex: number) => void): number;
+  /** count as steps (util/steps.ts): a yield every few thousand pre-tokenizer pieces. */
+  countSteps(text: string): Steps<number>;
+  /** forEachTokenStart as steps (util/steps.ts): a yield every few thousand pre-tokenizer pieces. */
+  tokenStartSteps(text: string, onToken: (charIndex: number) => void): Steps<number>;
   /** The UTF-8 bytes of a token (for tests). */
   tokenBytes(rank: number): Uint8Array;
   /** The token ranks of `text`, as tiktoken's encode with no special tokens (for tests). */
@@ -285,6 +290,26 @@ function utf8(s: string, a: number, b: number, out: Uint8Array): number {
 }
 
 const CACHE_LIMIT = 65_536;
+/** Pre-tokenizer pieces between two yields of matchSteps (~1 ms of work). */
+const WALK_STEP = 2048;
+
+/**
+ * Each match of the global `re` in `text`, with a yield every WALK_STEP matches. The regexes are
+ * shared (module constants), so the position is kept here and set again after each yield
+ * (another text may have been split meanwhile).
+ */
+function* matchSteps(re: RegExp, text: string, onMatch: (m: RegExpExecArray) => void): Steps<void> {
+  re.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  for (let pieces = 1; (m = re.exec(text)) !== null; pieces++) {
+    if (pieces % WALK_STEP === 0) {
+      const at = re.lastIndex;
+      yield;
+      re.lastIndex = at;
+    }
+    onMatch(m);
+  }
+}
 const CACHE_KEY_MAX = 256;
 const LONG_CACHE_LIMIT = 8;
 
@@ -314,9 +339,16 @@ class O200kImpl implements O200k {
     return Math.max(a, this.countWith(SPLIT_JS(), text));
   }
 
+  *countSteps(text: string): Steps<number> {
+    if (text.length === 0) return 0;
+    const a = yield* this.countWithSteps(SPLIT_RUST, text);
+    if (!DIFFERS.test(text)) return a;
+    return Math.max(a, yield* this.countWithSteps(SPLIT_JS(), text));
+  }
+
   encode(text: string): number[] {
     const out: number[] = [];
-    this.walk(
+    runSteps(this.walkSteps(
       SPLIT_RUST,
       text,
       () => true,
@@ -328,17 +360,21 @@ class O200kImpl implements O200k {
           prev = e;
         }
       },
-    );
+    ));
     return out;
   }
 
   forEachTokenStart(text: string, onToken: (charIndex: number) => void): number {
+    return runSteps(this.tokenStartSteps(text, onToken));
+  }
+
+  *tokenStartSteps(text: string, onToken: (charIndex: number) => void): Steps<number> {
     if (text.length === 0) return 0;
     let re = SPLIT_RUST;
     if (DIFFERS.test(text) && this.countWith(SPLIT_JS(), text) > this.countWith(SPLIT_RUST, text)) re = SPLIT_JS();
     let total = 0;
     // Only a piece holding a line break can charge tokens to two lines.
-    this.walk(
+    yield* this.walkSteps(
       re,
       text,
       (piece) => piece.includes('\n'),
@@ -378,6 +414,13 @@ class O200kImpl implements O200k {
     return total;
   }
 
+  /** countWith as steps. */
+  private *countWithSteps(re: RegExp, text: string): Steps<number> {
+    let total = 0;
+    yield* matchSteps(re, text, (m) => { total += this.pieceCount(m[0]); });
+    return total;
+  }
+
   /** Tokens in one pre-tokenizer piece (memoized). */
   private pieceCount(piece: string): number {
     const cache = piece.length <= CACHE_KEY_MAX ? this.cache : this.longCache;
@@ -392,30 +435,28 @@ class O200kImpl implements O200k {
 
   /**
    * Calls back per piece with its token count and, when `needEnds(piece)` and the piece has more
-   * than one token, each token's end byte (else null).
+   * than one token, each token's end byte (else null); a yield every WALK_STEP pieces.
    */
-  private walk(
+  private *walkSteps(
     re: RegExp,
     text: string,
     needEnds: (piece: string) => boolean,
     each: (start: number, n: number, bytesLen: number, ends: Int32Array | null, piece: string) => void,
-  ): void {
-    re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text)) !== null) {
+  ): Steps<void> {
+    yield* matchSteps(re, text, (m) => {
       const piece = m[0];
       if (!needEnds(piece)) {
         each(m.index, this.pieceCount(piece), -1, null, piece);
-        continue;
+        return;
       }
       const len = this.encodePiece(piece);
       if (len <= 1 || this.table.rank(this.buf, 0, len) >= 0) {
         each(m.index, len === 0 ? 0 : 1, len, null, piece);
-        continue;
+        return;
       }
       const n = this.merge(len, true);
       each(m.index, n, len, this.starts.subarray(0, n), piece);
-    }
+    });
   }
 
   private encodePiece(piece: string): number {

@@ -6,6 +6,7 @@
 import { isNode } from '../config.js';
 import { CtxpruneError } from '../errors.js';
 import type { O200k } from './o200k.js';
+import { type Pause, runSteps, runStepsAsync, STEP_LINES, type Steps } from '../util/steps.js';
 
 export interface TokenCounter {
   readonly name: string;
@@ -56,24 +57,33 @@ function selfCheck(tk: O200k): boolean {
   );
 }
 
+/** The exact token count of a text and each line's share of it. */
+export interface LineCosts { total: number; costs: Float64Array }
+
+/** Counters whose work can also run as steps (util/steps.ts): the default o200k_base counter. */
+const stepwise = new WeakMap<TokenCounter, { count: (text: string) => Steps<number>; lineCosts: (text: string, lines: string[]) => Steps<LineCosts> }>();
+
 /** o200k_base, loaded on first use (its rank table is a few MB; browsers fetch it lazily). */
 export function loadDefaultTokenCounter(): Promise<TokenCounter> {
   defaultCounter ??= loadO200k().then(
     (tk) => {
-      return {
+      function* steps(text: string, lines: string[]): Steps<LineCosts> {
+        const costs = new Float64Array(lines.length);
+        let line = 0;
+        let lineEnd = lines.length ? lines[0].length : 0; // index of the '\n' ending `line`
+        const total = yield* tk.tokenStartSteps(text, (pos) => {
+          while (line < lines.length - 1 && pos > lineEnd) lineEnd += lines[++line].length + 1;
+          costs[line]++;
+        });
+        return { total, costs };
+      }
+      const counter: TokenCounter = {
         name: 'o200k_base',
         count: (text: string) => tk.count(text),
-        lineCosts(text: string, lines: string[]) {
-          const costs = new Float64Array(lines.length);
-          let line = 0;
-          let lineEnd = lines.length ? lines[0].length : 0; // index of the '\n' ending `line`
-          const total = tk.forEachTokenStart(text, (pos) => {
-            while (line < lines.length - 1 && pos > lineEnd) lineEnd += lines[++line].length + 1;
-            costs[line]++;
-          });
-          return { total, costs };
-        },
+        lineCosts: (text: string, lines: string[]) => runSteps(steps(text, lines)),
       };
+      stepwise.set(counter, { count: (text) => tk.countSteps(text), lineCosts: steps });
+      return counter;
     },
     (e: unknown) => {
       defaultCounter = null;
@@ -93,6 +103,8 @@ export function checkedCounter(counter: unknown): TokenCounter {
     throw new CtxpruneError('INVALID_OPTION', 'tokenCounter must be an object with a count(text) method');
   }
   const c = counter as TokenCounter;
+  // The library's own o200k_base counter, passed back in (the CLI's bench does): nothing to check.
+  if (stepwise.has(c)) return c;
   const name = typeof c.name === 'string' ? c.name : 'custom';
   const check = (n: unknown, what: string): number => {
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
@@ -147,9 +159,14 @@ export const approximateCounter: TokenCounter = {
  * text exactly, so the approximation only steers the search.
  */
 export function lineTokenCosts(lines: string[], counter: TokenCounter): Float64Array {
+  return runSteps(lineTokenCostSteps(lines, counter));
+}
+
+function* lineTokenCostSteps(lines: string[], counter: TokenCounter): Steps<Float64Array> {
   const costs = new Float64Array(lines.length);
   const cache = new Map<string, number>();
   for (let i = 0; i < lines.length; i++) {
+    if (i % STEP_LINES === STEP_LINES - 1) yield;
     const l = lines[i];
     let c = cache.get(l);
     if (c === undefined) {
@@ -162,7 +179,27 @@ export function lineTokenCosts(lines: string[], counter: TokenCounter): Float64A
 }
 
 /** The exact token count of `text` and each line's cost: one pass when the counter can, else per line. */
-export function measureTokens(text: string, lines: string[], counter: TokenCounter): { total: number; costs: Float64Array } {
+export function measureTokens(text: string, lines: string[], counter: TokenCounter): LineCosts {
+  return runSteps(measureSteps(text, lines, counter));
+}
+
+/** measureTokens with `pause()` between its steps (util/steps.ts: abort, yield). Same result. */
+export function measureTokensAsync(text: string, lines: string[], counter: TokenCounter, pause?: Pause): Promise<LineCosts> {
+  return runStepsAsync(measureSteps(text, lines, counter), pause);
+}
+
+function* measureSteps(text: string, lines: string[], counter: TokenCounter): Steps<LineCosts> {
+  const steps = stepwise.get(counter);
+  if (steps) return yield* steps.lineCosts(text, lines);
+  // A caller's counter: its own calls are not cut, the per-line loop is.
   if (counter.lineCosts) return counter.lineCosts(text, lines);
-  return { total: counter.count(text), costs: lineTokenCosts(lines, counter) };
+  const total = counter.count(text);
+  yield;
+  return { total, costs: yield* lineTokenCostSteps(lines, counter) };
+}
+
+/** counter.count(text), as steps where the counter has them (the default one), else in one call. */
+export function* countSteps(counter: TokenCounter, text: string): Steps<number> {
+  const steps = stepwise.get(counter);
+  return steps ? yield* steps.count(text) : counter.count(text);
 }

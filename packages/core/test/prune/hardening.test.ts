@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CtxpruneError } from '../../src/errors.js';
 import { prune } from '../../src/prune/pipeline.js';
 import { resolveScorer } from '../../src/scorers/registry.js';
+import type { Scorer } from '../../src/scorers/types.js';
 import { detectLanguage, parseLanguageName } from '../../src/syntax/index.js';
 import { grammarFileFor } from '../../src/syntax/languages.js';
 import { grammarTable } from '../../src/syntax/grammars.js';
@@ -75,23 +76,131 @@ describe('abort during a long prune (#16 item 5)', { timeout: 120_000 }, () => {
     await expect(prune(PY, { query: 'x', signal: ac.signal })).rejects.toMatchObject({ code: 'ABORTED' });
   });
 
-  it('an abort while parsing and analysing a 1 MB file is honoured within 100 ms of the signal', async () => {
-    await prune(PY, { query: 'x' }); // grammar and tokenizer loaded
+  /**
+   * A signal that counts its reads and, at the k-th, asks for the abort from a macrotask (as a
+   * timer, a message or a cancelled request would): honouring it needs the pipeline to yield
+   * after that read and check again, whatever stage it is in.
+   */
+  function abortAtRead(k: number): { signal: AbortSignal; reads: () => number } {
+    const ac = new AbortController();
+    let reads = 0;
+    const signal = {
+      get aborted() {
+        if (++reads === k) setImmediate(() => ac.abort());
+        return ac.signal.aborted;
+      },
+      get reason() { return ac.signal.reason as unknown; },
+      throwIfAborted: () => ac.signal.throwIfAborted(),
+      addEventListener: ac.signal.addEventListener.bind(ac.signal),
+      removeEventListener: ac.signal.removeEventListener.bind(ac.signal),
+    } as unknown as AbortSignal;
+    return { signal, reads: () => reads };
+  }
+
+  it('an abort asked for at any point of a 1 MB prune rejects with ABORTED (every stage yields and checks)', async () => {
     expect(big.length).toBeGreaterThan(1_000_000);
-    const latencies: number[] = [];
-    for (const at of [30, 120]) {
-      const ac = new AbortController();
-      let fired = 0;
-      const timer = setTimeout(() => { fired = performance.now(); ac.abort(); }, at);
-      const err = await prune(big, { query: 'count of items', ratio: 8, fileName: 'big.py', signal: ac.signal }).then(() => null, (e: unknown) => e);
-      const done = performance.now();
-      clearTimeout(timer);
-      expect(err).toBeInstanceOf(CtxpruneError);
+    const opts = { query: 'count of items', ratio: 8, fileName: 'big.py' };
+    // How often a whole prune checks the signal.
+    const probe = abortAtRead(0);
+    const full = await prune(big, { ...opts, signal: probe.signal });
+    const total = probe.reads();
+    expect(full.stats.inputParseOk).toBe(true);
+    // At least one check per few hundred lines in each of parse, structure, scoring, measuring, fitting.
+    expect(total).toBeGreaterThan(full.stats.totalLines / 100);
+    // Aborts asked for across the prune, up to 80% of its checks (the rest takes far longer than
+    // the ~10 ms between two yields): each one is honoured, with the typed error.
+    for (const at of [0.02, 0.2, 0.4, 0.6, 0.8]) {
+      const { signal } = abortAtRead(Math.max(1, Math.round(at * total)));
+      const err = await prune(big, { ...opts, signal }).then(() => null, (e: unknown) => e);
+      expect(err, `abort at ${at} of the checks`).toBeInstanceOf(CtxpruneError);
       expect((err as CtxpruneError).code).toBe('ABORTED');
-      latencies.push(done - fired);
     }
-    // The parse is cut into ~10 ms slices and the analysis yields between top-level runs.
-    for (const l of latencies) expect(l).toBeLessThan(100);
+  }, 300_000);
+
+  it('an abort asked for while the syntax is analysed or the lines scored is honoured before that stage ends', async () => {
+    const { LexicalScorer } = await import('../../src/scorers/lexical.js');
+    const lexical = new LexicalScorer();
+    /** The lexical scorer, noting the signal's reads when it starts and ends; `onStart` runs as it starts. */
+    const spy = (reads: () => number, onStart = () => {}) => {
+      const seen = { start: -1, end: -1 };
+      const scorer: Scorer = {
+        name: 'lexical',
+        score: async (input) => {
+          seen.start = reads();
+          onStart();
+          const out = await lexical.scoreAsync(input);
+          seen.end = reads();
+          return out;
+        },
+      };
+      return { scorer, seen };
+    };
+    const opts = { query: 'count of items', ratio: 8, fileName: 'big.py' };
+    const probe = abortAtRead(0);
+    const p = spy(probe.reads);
+    await prune(big, { ...opts, signal: probe.signal, scorer: p.scorer });
+    // Parse and structure analysis check before the scorer starts; scoring checks as it goes.
+    expect(p.seen.start).toBeGreaterThan(20);
+    expect(p.seen.end - p.seen.start).toBeGreaterThan(20);
+
+    // Asked for half way through the syntax stage: the scorer never starts.
+    const a = abortAtRead(Math.round(p.seen.start / 2));
+    const q = spy(a.reads);
+    const err = await prune(big, { ...opts, signal: a.signal, scorer: q.scorer }).then(() => null, (e: unknown) => e);
+    expect((err as CtxpruneError | null)?.code).toBe('ABORTED');
+    expect(q.seen.start).toBe(-1);
+
+    // Asked for as scoring starts: scoring (hundreds of ms on 1 MB) never finishes.
+    const ac = new AbortController();
+    const r = spy(() => 0, () => setImmediate(() => ac.abort()));
+    const err2 = await prune(big, { ...opts, signal: ac.signal, scorer: r.scorer }).then(() => null, (e: unknown) => e);
+    expect((err2 as CtxpruneError | null)?.code).toBe('ABORTED');
+    expect(r.seen.start).toBe(0);
+    expect(r.seen.end).toBe(-1);
+  }, 300_000);
+
+  it('a real AbortController fired by a timer during a 1 MB prune rejects with ABORTED', async () => {
+    const ac = new AbortController();
+    const timer = setTimeout(() => ac.abort(), 50);
+    const err = await prune(big, { query: 'count of items', ratio: 8, fileName: 'big.py', signal: ac.signal }).then(() => null, (e: unknown) => e);
+    clearTimeout(timer);
+    expect(err).toBeInstanceOf(CtxpruneError);
+    expect((err as CtxpruneError).code).toBe('ABORTED');
+  }, 120_000);
+});
+
+describe('work run as steps gives the result of the work run in one go', () => {
+  it('measureTokensAsync, the lexical scorer and o200k counting, interleaved with other counting', async () => {
+    const { measureTokens, measureTokensAsync, loadDefaultTokenCounter, countSteps } = await import('../../src/text/tokens.js');
+    const { LexicalScorer } = await import('../../src/scorers/lexical.js');
+    const { analyze } = await import('../../src/syntax/index.js');
+    const { splitLines } = await import('../../src/text/lines.js');
+    const counter = await loadDefaultTokenCounter();
+    const text = Array.from({ length: 2_000 }, (_, i) => PY.replaceAll('size', `size_${i}`)).join('') + '\u0085 x\r\n\t\u00a0y\n';
+    const lines = splitLines(text);
+    // Each pause counts other text with the same (shared) pre-tokenizer regexes.
+    const other = 'def other(x):\n    return [x] * 3  # ünïcode\n'.repeat(50);
+    const expectedOther = counter.count(other);
+    let pauses = 0;
+    const pause = async () => {
+      pauses++;
+      expect(counter.count(other)).toBe(expectedOther);
+      await new Promise((r) => setImmediate(r));
+    };
+    const sync = measureTokens(text, lines, counter);
+    expect(await measureTokensAsync(text, lines, counter, pause)).toEqual(sync);
+    expect(pauses).toBeGreaterThan(10);
+    let counted = 0;
+    const steps = countSteps(counter, text);
+    for (let r = steps.next(); ; r = steps.next()) {
+      if (r.done) { counted = r.value; break; }
+      await pause();
+    }
+    expect(counted).toBe(sync.total);
+    const st = await analyze(lines, 'python');
+    const scorer = new LexicalScorer();
+    const input = { query: 'count of items handler', lines, structure: st, language: 'python' as const };
+    expect(await scorer.scoreAsync({ ...input, pause })).toEqual(scorer.score(input));
   }, 120_000);
 });
 
