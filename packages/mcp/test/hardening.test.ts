@@ -5,28 +5,15 @@
  */
 import { link, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-
-const repo = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
-const bin = join(repo, 'packages/core/bin/ctxprune.js');
+import { startStdioServer, type McpTestServer } from './harness.js';
 
 let root: string;
 let outside: string;
-let client: Client;
-let transport: StdioClientTransport;
-let stderr = '';
-
-type Text = { type: string; text: string };
-async function call(name: string, args: Record<string, unknown>, timeout = 60_000): Promise<{ text: string; isError: boolean; ms: number }> {
-  const t0 = performance.now();
-  const r = (await client.callTool({ name, arguments: args }, undefined, { timeout })) as { content: Text[]; isError?: boolean };
-  return { text: r.content.map((c) => c.text).join('\n'), isError: r.isError === true, ms: performance.now() - t0 };
-}
+let server: McpTestServer;
+const call = (name: string, args: Record<string, unknown>, timeout?: number) => server.call(name, args, timeout);
 
 /** The server still answers: a small read, within 5 s. */
 async function answersNext(): Promise<number> {
@@ -46,16 +33,12 @@ beforeAll(async () => {
   await writeFile(join(root, 'nul.py'), 'x = 1\n\u0000\u0001\u0002 raw\n');
   await writeFile(join(outside, 'secret.txt'), 'TOP-SECRET-CONTENT\n');
   await link(join(outside, 'secret.txt'), join(root, 'hardlink.py'));
-  transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--root', root, '--scorer', 'lexical'], cwd: repo, stderr: 'pipe',
-    // 16 MiB per message here (default 64 MiB), so that the over-limit case stays quick.
-    env: { ...process.env, CTXPRUNE_MCP_MAX_MESSAGE_BYTES: String(16 << 20) } });
-  transport.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
-  client = new Client({ name: 'ctxprune-hardening', version: '0.0.0' });
-  await client.connect(transport);
+  // 16 MiB per message here (default 64 MiB), so that the over-limit case stays quick.
+  server = await startStdioServer(root, { args: ['--scorer', 'lexical'], env: { CTXPRUNE_MCP_MAX_MESSAGE_BYTES: String(16 << 20) } });
 }, 60_000);
 
 afterAll(async () => {
-  await client?.close();
+  await server?.close();
   await rm(root, { recursive: true, force: true });
   await rm(outside, { recursive: true, force: true });
 });
@@ -106,6 +89,7 @@ describe('the server keeps answering (#16 items 2, 3)', { timeout: 120_000 }, ()
   });
 
   it('a message that is not JSON-RPC is answered with an error and does not stop the server', async () => {
+    const transport = server.transport!;
     const seen = new Promise<JSONRPCMessage>((ok) => {
       const prev = transport.onmessage;
       transport.onmessage = (m) => { if ('id' in m && m.id === 'bogus-1') ok(m); else prev?.(m); };
@@ -113,7 +97,7 @@ describe('the server keeps answering (#16 items 2, 3)', { timeout: 120_000 }, ()
     await transport.send({ jsonrpc: '2.0', id: 'bogus-1', method: 42 } as unknown as JSONRPCMessage);
     expect(await seen).toMatchObject({ id: 'bogus-1', error: { code: -32600, message: 'message is not a JSON-RPC 2.0 message' } });
     expect(await answersNext()).toBeLessThan(5_000);
-    expect(stderr).toContain('message is not a JSON-RPC 2.0 message');
+    expect(server.stderr()).toContain('message is not a JSON-RPC 2.0 message');
   });
 });
 

@@ -5,24 +5,16 @@
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-
-const repo = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
-const bin = join(repo, 'packages/core/bin/ctxprune.js');
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { startStdioServer, type McpTestServer } from './harness.js';
 
 let root: string;
 let state: string;
+let server: McpTestServer;
 let client: Client;
-
-type Text = { type: string; text: string };
-async function call(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
-  const r = (await client.callTool({ name, arguments: args })) as { content: Text[]; isError?: boolean };
-  return { text: r.content.map((c) => c.text).join('\n'), isError: r.isError === true };
-}
+const call = (name: string, args: Record<string, unknown>) => server.call(name, args);
 
 // Non-ASCII, tabs, CRLF and a missing final newline: the original must come back exactly.
 const HANDLERS = Array.from({ length: 80 }, (_, i) =>
@@ -33,19 +25,12 @@ const LOG = Array.from({ length: 60 }, (_, i) => `tests/test_views.py::test_page
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'ctxprune-ovf-root-'));
   state = await mkdtemp(join(tmpdir(), 'ctxprune-ovf-state-'));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, 'mcp', '--root', root, '--scorer', 'lexical'],
-    cwd: repo,
-    env: { ...getDefaultEnvironment(), CTXPRUNE_STATE_DIR: state },
-    stderr: 'pipe',
-  });
-  client = new Client({ name: 'ctxprune-overflow-test', version: '0.0.0' });
-  await client.connect(transport);
+  server = await startStdioServer(root, { args: ['--scorer', 'lexical'], env: { CTXPRUNE_STATE_DIR: state } });
+  client = server.client;
 }, 60_000);
 
 afterAll(async () => {
-  await client?.close();
+  await server?.close();
   await rm(root, { recursive: true, force: true });
   await rm(state, { recursive: true, force: true });
 });

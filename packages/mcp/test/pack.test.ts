@@ -3,10 +3,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { loadDefaultTokenCounter } from '@ctxprune/core';
-import { createCtxpruneServer } from '../src/server.js';
+import { startInMemoryServer, type McpTestServer } from './harness.js';
 
 const LIMITER = [
   'import time', '', '',
@@ -14,13 +13,10 @@ const LIMITER = [
   'def parse_retry_after(value):', '    """Seconds to wait from a Retry-After header."""', '    seconds = float(value)', '    return seconds', '',
 ].join('\n');
 
-type Text = { type: string; text: string };
 let root: string;
+let server: McpTestServer;
 let client: Client;
-async function call(args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
-  const r = (await client.callTool({ name: 'pack_context', arguments: args })) as { content: Text[]; isError?: boolean };
-  return { text: r.content.map((c) => c.text).join('\n'), isError: r.isError === true };
-}
+const call = (args: Record<string, unknown>) => server.call('pack_context', args);
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'ctxprune-mcp-pack-'));
@@ -29,14 +25,11 @@ beforeAll(async () => {
   await writeFile(join(root, 'src/limiter.py'), LIMITER);
   await writeFile(join(root, 'src/clock.py'), 'import time\n\n\ndef now():\n    return time.time()\n');
   await writeFile(join(root, 'tests/test_limiter.py'), 'from src.limiter import parse_retry_after\n\ndef test_negative():\n    assert parse_retry_after("-1") == 0\n');
-  const server = createCtxpruneServer({ root, scorer: 'lexical' });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(a);
-  client = new Client({ name: 'test', version: '0' });
-  await client.connect(b);
+  server = await startInMemoryServer({ root, scorer: 'lexical' });
+  client = server.client;
 });
 afterAll(async () => {
-  await client?.close();
+  await server?.close();
   await rm(root, { recursive: true, force: true });
 });
 

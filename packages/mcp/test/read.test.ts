@@ -6,10 +6,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { gaps, lineRange, numberPruned, numberRange, textLines } from '../src/read.js';
-import { createCtxpruneServer } from '../src/server.js';
+import { startInMemoryServer, type McpTestServer } from './harness.js';
 
 describe('read helpers', () => {
   it('counts lines as a reader does', () => {
@@ -42,25 +41,19 @@ const FILE = [
 ].join('\n');
 const TOTAL = FILE.split('\n').length - 1; // ends with '\n'
 
-type Text = { type: string; text: string };
 let root: string;
+let server: McpTestServer;
 let client: Client;
-async function call(args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
-  const r = (await client.callTool({ name: 'read_pruned', arguments: args })) as { content: Text[]; isError?: boolean };
-  return { text: r.content.map((c) => c.text).join('\n'), isError: r.isError === true };
-}
+const call = (args: Record<string, unknown>) => server.call('read_pruned', args);
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'ctxprune-mcp-read-'));
   await writeFile(join(root, 'limiter.py'), FILE);
-  const server = createCtxpruneServer({ root, scorer: 'lexical' });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(a);
-  client = new Client({ name: 'test', version: '0' });
-  await client.connect(b);
+  server = await startInMemoryServer({ root, scorer: 'lexical' });
+  client = server.client;
 });
 afterAll(async () => {
-  await client?.close();
+  await server?.close();
   await rm(root, { recursive: true, force: true });
 });
 

@@ -4,14 +4,11 @@
  */
 import { mkdtemp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-
-const repo = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
-const bin = join(repo, 'packages/core/bin/ctxprune.js');
+import { repo, startStdioServer, type McpTestServer } from './harness.js';
 
 const LIMITER = `import time
 from email.utils import parsedate_to_datetime
@@ -76,14 +73,11 @@ export async function fetchWithRetry(url: string, tries = 3): Promise<Response> 
 
 let root: string;
 let outside: string;
+let server: McpTestServer;
 let client: Client;
-let stderr = '';
+const call = (name: string, args: Record<string, unknown>) => server.call(name, args);
 
 type Text = { type: string; text: string };
-async function call(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
-  const r = (await client.callTool({ name, arguments: args })) as { content: Text[]; isError?: boolean };
-  return { text: r.content.map((c) => c.text).join('\n'), isError: r.isError === true };
-}
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'ctxprune-mcp-root-'));
@@ -99,19 +93,12 @@ beforeAll(async () => {
   await symlink(join(outside, 'secret.txt'), join(root, 'src/escape.py'));
   await symlink(outside, join(root, 'linkdir'));
 
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, 'mcp', '--root', root],
-    cwd: repo,
-    stderr: 'pipe',
-  });
-  transport.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
-  client = new Client({ name: 'ctxprune-test', version: '0.0.0' });
-  await client.connect(transport);
+  server = await startStdioServer(root);
+  client = server.client;
 }, 60_000);
 
 afterAll(async () => {
-  await client?.close();
+  await server?.close();
   await rm(root, { recursive: true, force: true });
   await rm(outside, { recursive: true, force: true });
 });
@@ -226,7 +213,7 @@ describe('ctxprune mcp over stdio', { timeout: 60_000 }, () => {
   it('a missing file is reported in one line', async () => {
     const r = await call('read_pruned', { path: 'src/nope.py', focus: 'x' });
     expect(r.text).toMatch(/no such file/);
-    expect(stderr).toContain('ctxprune mcp: serving');
+    expect(server.stderr()).toContain('ctxprune mcp: serving');
   });
 });
 
