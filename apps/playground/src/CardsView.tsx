@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { AUDIT_THRESHOLDS } from '@ctxprune/core';
 import { LEDGER_FILES, LEDGER_MEMORIES, LEDGER_RULES, LEDGER_TASK } from './samples/ledgerRepo';
 import { CARDS_BUDGET, MODES, SELECTORS, readCardsState, writeCardsState } from './tabState';
+import { BudgetSlider, Notes, Segmented, TaskField, useUrlState } from './labForm';
 import { useCards } from './workbench/client';
 import type { CardsParams, UnitRow } from './workbench/types';
 
@@ -30,14 +31,7 @@ export function CardsView({ active }: { active: boolean }) {
   const busy = run.status === 'running' || run.status === 'starting';
   const set = (patch: Partial<CardsParams>) => setParams((p) => ({ ...p, ...patch }));
 
-  useEffect(() => {
-    if (!active) return;
-    const t = setTimeout(() => {
-      const search = writeCardsState(params);
-      if (search !== window.location.search) window.history.replaceState(null, '', search);
-    }, 300);
-    return () => clearTimeout(t);
-  }, [params, active]);
+  useUrlState(params, active, writeCardsState);
 
   const a = v?.audit;
   const T = AUDIT_THRESHOLDS;
@@ -60,46 +54,24 @@ export function CardsView({ active }: { active: boolean }) {
       data-selected={v ? v.items.map((i) => i.unitId).join(',') : ''}
     >
       <section className="controls" aria-label="Task and budget for context cards">
+        <TaskField
+          value={params.task}
+          onChange={(task) => set({ task })}
+          testId="cards-task"
+          placeholder="What is the agent about to do? e.g. “fix the rounding in Invoice.total”"
+        />
         <div className="row">
-          <label className="field grow">
-            <span>Task</span>
-            <textarea
-              rows={2}
-              value={params.task}
-              onChange={(e) => set({ task: e.target.value })}
-              aria-label="Task: what the agent is about to do"
-              data-testid="cards-task"
-              placeholder="What is the agent about to do? e.g. “fix the rounding in Invoice.total”"
-            />
-          </label>
-        </div>
-        <div className="row">
-          <label className="field ratio">
-            <span>Budget</span>
-            <input
-              type="range"
-              min={CARDS_BUDGET.min}
-              max={CARDS_BUDGET.max}
-              step={CARDS_BUDGET.step}
-              value={params.budget}
-              onChange={(e) => set({ budget: Number(e.target.value) })}
-              aria-label="Card budget in tokens"
-              aria-valuetext={`${params.budget} tokens`}
-              data-testid="cards-budget"
-            />
-            <output className="ratio-value wide" data-testid="cards-budget-value">
-              {params.budget} tok
-            </output>
-          </label>
-          <fieldset className="segmented" aria-label="Selector">
-            <legend className="sr-only">Selector</legend>
-            {SELECTORS.map((s) => (
-              <label key={s} className={params.selector === s ? 'on' : ''} title={s === 'mig' ? 'MIG: relevance − redundancy, group allocation, then greedy' : 'Reference packer: score thresholds, redundancy and conflicts, up to the unit cap'}>
-                <input type="radio" name="cards-selector" value={s} checked={params.selector === s} onChange={() => set({ selector: s })} data-testid={`selector-${s}`} />
-                {s === 'mig' ? 'MIG' : 'Reference'}
-              </label>
-            ))}
-          </fieldset>
+          <BudgetSlider value={params.budget} range={CARDS_BUDGET} onChange={(budget) => set({ budget })} label="Card budget in tokens" testId="cards-budget" />
+          <Segmented
+            legend="Selector"
+            name="cards-selector"
+            options={SELECTORS}
+            value={params.selector}
+            onChange={(selector) => set({ selector })}
+            label={(s) => (s === 'mig' ? 'MIG' : 'Reference')}
+            title={(s) => (s === 'mig' ? 'MIG: relevance − redundancy, group allocation, then greedy' : 'Reference packer: score thresholds, redundancy and conflicts, up to the unit cap')}
+            testIdPrefix="selector"
+          />
           <label className="field">
             <span>Compression</span>
             <select value={params.mode} onChange={(e) => set({ mode: e.target.value as CardsParams['mode'] })} aria-label="Compression mode" data-testid="cards-mode">
@@ -175,15 +147,7 @@ export function CardsView({ active }: { active: boolean }) {
                 {v.graph.units} units · {v.graph.edges} edges
               </span>
             </div>
-            {a.reasons.length > 0 && (
-              <ul className="notes" data-testid="audit-reasons">
-                {a.reasons.map((r) => (
-                  <li key={r} className="note">
-                    {r}
-                  </li>
-                ))}
-              </ul>
-            )}
+            <Notes items={a.reasons} testId="audit-reasons" />
           </>
         )}
       </section>

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { TRANSCRIPT } from './samples/transcript';
 import { COMPACT_BUDGET, STRATEGIES, readCompactState, writeCompactState } from './tabState';
+import { BudgetSlider, Notes, Segmented, useUrlState } from './labForm';
 import { useCompaction } from './workbench/client';
 import type { CompactParams, MessageRow } from './workbench/types';
 
@@ -28,14 +29,7 @@ export function CompactionView({ active }: { active: boolean }) {
   const set = (patch: Partial<CompactParams>) => setParams((p) => ({ ...p, ...patch }));
   const max = v?.tokensBefore ?? FALLBACK_MAX;
 
-  useEffect(() => {
-    if (!active) return;
-    const t = setTimeout(() => {
-      const search = writeCompactState(params);
-      if (search !== window.location.search) window.history.replaceState(null, '', search);
-    }, 300);
-    return () => clearTimeout(t);
-  }, [params, active]);
+  useUrlState(params, active, writeCompactState);
 
   // A key from an older result may no longer be in the store: close it then.
   const overflow = opened && v?.store[opened] ? { key: opened, ...v.store[opened] } : null;
@@ -52,32 +46,24 @@ export function CompactionView({ active }: { active: boolean }) {
     >
       <section className="controls" aria-label="Strategy and budget for history compaction">
         <div className="row">
-          <fieldset className="segmented" aria-label="Strategy">
-            <legend className="sr-only">Strategy</legend>
-            {STRATEGIES.map((s) => (
-              <label key={s} className={params.strategy === s ? 'on' : ''} title={STRATEGY_INFO[s].title}>
-                <input type="radio" name="compaction-strategy" value={s} checked={params.strategy === s} onChange={() => set({ strategy: s })} data-testid={`strategy-${s}`} />
-                {STRATEGY_INFO[s].label}
-              </label>
-            ))}
-          </fieldset>
-          <label className="field ratio">
-            <span>Budget</span>
-            <input
-              type="range"
-              min={COMPACT_BUDGET.min}
-              max={max}
-              step={COMPACT_BUDGET.step}
-              value={Math.min(params.budget, max)}
-              onChange={(e) => set({ budget: Number(e.target.value) })}
-              aria-label="Token budget for the transcript"
-              aria-valuetext={`${params.budget} tokens`}
-              data-testid="compaction-budget"
-            />
-            <output className="ratio-value wide" data-testid="compaction-budget-value">
-              {params.budget} tok
-            </output>
-          </label>
+          <Segmented
+            legend="Strategy"
+            name="compaction-strategy"
+            options={STRATEGIES}
+            value={params.strategy}
+            onChange={(strategy) => set({ strategy })}
+            label={(s) => STRATEGY_INFO[s].label}
+            title={(s) => STRATEGY_INFO[s].title}
+            testIdPrefix="strategy"
+          />
+          <BudgetSlider
+            value={params.budget}
+            shown={Math.min(params.budget, max)}
+            range={{ min: COMPACT_BUDGET.min, max, step: COMPACT_BUDGET.step }}
+            onChange={(budget) => set({ budget })}
+            label="Token budget for the transcript"
+            testId="compaction-budget"
+          />
           <label className="field grow">
             <span>Goal</span>
             <input
@@ -120,15 +106,7 @@ export function CompactionView({ active }: { active: boolean }) {
                 {v.goal ?? (params.strategy === 'reactive' ? 'none — reactive evicts oldest tool outputs first' : 'none')}
               </span>
             </div>
-            {v.degraded.length > 0 && (
-              <ul className="notes">
-                {v.degraded.map((d) => (
-                  <li key={d} className="note">
-                    {d}
-                  </li>
-                ))}
-              </ul>
-            )}
+            <Notes items={v.degraded} />
           </>
         )}
       </section>

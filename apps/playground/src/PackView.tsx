@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { workerInit } from './assets';
+import { BudgetSlider, TaskField, useUrlState } from './labForm';
 import { LEDGER_FILES, LEDGER_TASK } from './samples/ledgerRepo';
 import { PACK_BUDGET, type PackParams, type PackReply, type PackView as View } from './pack/types';
 
@@ -64,14 +65,7 @@ export function PackView({ active }: { active: boolean }) {
   const set = (patch: Partial<PackParams>) => setParams((p) => ({ ...p, ...patch }));
   const key = JSON.stringify(params);
 
-  useEffect(() => {
-    if (!active) return;
-    const t = setTimeout(() => {
-      const search = writeState(params);
-      if (search !== window.location.search) window.history.replaceState(null, '', search);
-    }, 300);
-    return () => clearTimeout(t);
-  }, [params, active]);
+  useUrlState(params, active, writeState);
 
   useEffect(() => {
     if (!active) return;
@@ -91,30 +85,9 @@ export function PackView({ active }: { active: boolean }) {
   return (
     <div className="lab" data-testid="pack-view" data-state={status} data-result-seq={seq}>
       <section className="controls" aria-label="Task and budget for the repository pack">
+        <TaskField value={params.task} onChange={(task) => set({ task })} testId="pack-task" />
         <div className="row">
-          <label className="field grow">
-            <span>Task</span>
-            <textarea rows={2} value={params.task} onChange={(e) => set({ task: e.target.value })} aria-label="Task: what the agent is about to do" data-testid="pack-task" />
-          </label>
-        </div>
-        <div className="row">
-          <label className="field ratio">
-            <span>Budget</span>
-            <input
-              type="range"
-              min={PACK_BUDGET.min}
-              max={PACK_BUDGET.max}
-              step={PACK_BUDGET.step}
-              value={params.budget}
-              onChange={(e) => set({ budget: Number(e.target.value) })}
-              aria-label="Pack budget in tokens"
-              aria-valuetext={`${params.budget} tokens`}
-              data-testid="pack-budget"
-            />
-            <output className="ratio-value wide" data-testid="pack-budget-value">
-              {params.budget} tok
-            </output>
-          </label>
+          <BudgetSlider value={params.budget} range={PACK_BUDGET} onChange={(budget) => set({ budget })} label="Pack budget in tokens" testId="pack-budget" />
           <label className="field">
             <span>Line numbers</span>
             <input type="checkbox" checked={params.lineNumbers} onChange={(e) => set({ lineNumbers: e.target.checked })} data-testid="pack-line-numbers" />
