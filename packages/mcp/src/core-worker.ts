@@ -1,10 +1,11 @@
 /**
- * The pool's worker (pool.ts): runs prune / compact for the server off its main thread, with the
+ * The pool's worker (pool.ts): runs prune / compact / pack for the server off its main thread, with the
  * scorer the server was started with (resolved here once, the lexical scorer when it cannot load).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { compact, loadDefaultTokenCounter, prune, resolveScorer, type CompactOptions, type Message, type PruneOptions, type Scorer } from '@ctxprune/core';
-import { configureFromEnvironment } from '@ctxprune/core/node';
+import { configureFromEnvironment, packDirectory } from '@ctxprune/core/node';
+import type { PackJobOptions } from './pool.js';
 
 // CTXPRUNE_MODEL and the neural tuning variables, as the CLI reads them.
 configureFromEnvironment();
@@ -13,7 +14,11 @@ const name = (workerData as { scorer: 'auto' | 'neural' | 'lexical' }).scorer;
 let sc: Promise<Scorer | 'lexical'> | null = null;
 const scorer = () => (sc ??= name === 'lexical' ? Promise.resolve('lexical' as const) : resolveScorer(name).catch(() => 'lexical' as const));
 
-type Job = { id: number; op: 'warm' } | { id: number; op: 'prune'; text: string; options: PruneOptions } | { id: number; op: 'compact'; messages: Message[]; options: CompactOptions };
+type Job =
+  | { id: number; op: 'warm' }
+  | { id: number; op: 'prune'; text: string; options: PruneOptions }
+  | { id: number; op: 'compact'; messages: Message[]; options: CompactOptions }
+  | { id: number; op: 'pack'; options: PackJobOptions };
 
 async function run(job: Job): Promise<void> {
   try {
@@ -22,6 +27,8 @@ async function run(job: Job): Promise<void> {
       await Promise.all([scorer(), loadDefaultTokenCounter()]);
     } else if (job.op === 'prune') {
       value = await prune(job.text, { ...job.options, scorer: await scorer() });
+    } else if (job.op === 'pack') {
+      value = await packDirectory({ ...job.options, scorer: await scorer() });
     } else {
       const r = await compact(job.messages, job.options);
       // The store is a class: its entries travel, in order, and are put back on the other side.

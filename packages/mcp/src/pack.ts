@@ -6,13 +6,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { Scorer } from '@ctxprune/core';
-import { packDirectory } from '@ctxprune/core/node';
+import type { PackJobOptions, PackJobResult } from './pool.js';
 
 export interface PackToolContext {
   /** Resolve a path under the root (a refusal is an error result). */
   where(p: string): Promise<{ real: string; rel: string; refused?: undefined } | { refused: CallToolResult }>;
-  scorer(): Promise<Scorer | 'lexical'>;
+  /** packDirectory with the server's scorer: in a worker thread of the pool when the server isolates its calls. */
+  pack(options: PackJobOptions): Promise<PackJobResult>;
   limits: { maxFiles: number; maxFileBytes: number; maxOutputChars: number };
 }
 
@@ -43,9 +43,8 @@ export function registerPackTool(server: McpServer, ctx: PackToolContext): void 
       if (w.refused) return w.refused;
       const budget = tokens ?? 8000;
       try {
-        const sc = await ctx.scorer();
-        const r = await packDirectory({
-          root: w.real, task, tokens: budget, scorer: sc, lineNumbers: lineNumbers ?? true, includeTests: includeTests ?? false,
+        const r = await ctx.pack({
+          root: w.real, task, tokens: budget, lineNumbers: lineNumbers ?? true, includeTests: includeTests ?? false,
           read: { maxFiles: ctx.limits.maxFiles, maxFileBytes: ctx.limits.maxFileBytes, maxLinks: 1 },
         });
         const where = w.rel === '.' ? 'the root' : w.rel;

@@ -1,8 +1,9 @@
 /**
- * prune and compact off the server's main thread, in worker threads (core-worker.ts), so that no
- * request, however heavy (a 2 MiB file, a 4,000,000-character transcript), keeps the server from
- * reading and answering the next one: the main thread only parses messages, reads files and
- * formats results. Two workers are started (and warmed: tokenizer and scorer loaded) with the pool;
+ * prune, compact and pack off the server's main thread, in worker threads (core-worker.ts), so that
+ * no request, however heavy (a 2 MiB file, a 4,000,000-character transcript, a pack of a large
+ * tree), keeps the server from reading and answering the next one: the main thread only parses
+ * messages, reads files and formats results. A pack goes, when it can, to the worker that last
+ * packed the same directory (its index is cached there while no file changes). Two workers are started (and warmed: tokenizer and scorer loaded) with the pool;
  * more, up to `max`, when all are busy; past that, calls queue. A call over `callTimeoutMs` has its
  * worker terminated (a synchronous loop cannot be interrupted otherwise) and fails, which the tools
  * turn into their fail-open answers.
@@ -11,6 +12,11 @@ import { Worker } from 'node:worker_threads';
 import {
   CtxpruneError, OverflowStore, type CompactOptions, type CompactResult, type CtxpruneErrorCode, type Message, type PruneOptions, type PruneResult,
 } from '@ctxprune/core';
+import type { packDirectory } from '@ctxprune/core/node';
+
+/** packDirectory's options as they cross to a worker (its scorer is the worker's own). */
+export type PackJobOptions = Omit<Parameters<typeof packDirectory>[0], 'scorer' | 'tokenCounter'>;
+export type PackJobResult = Awaited<ReturnType<typeof packDirectory>>;
 
 export interface CorePoolOptions {
   scorer: 'auto' | 'neural' | 'lexical';
@@ -25,12 +31,13 @@ export interface CorePoolOptions {
 export interface CorePool {
   prune(text: string, options: Omit<PruneOptions, 'scorer' | 'signal' | 'tokenCounter'>): Promise<PruneResult>;
   compact(messages: Message[], options: Omit<CompactOptions, 'summarizeGoal' | 'relevance' | 'tokenCounter' | 'store'>): Promise<CompactResult>;
+  pack(options: PackJobOptions): Promise<PackJobResult>;
   /** Workers alive now. */
   readonly workers: number;
   close(): Promise<void>;
 }
 
-interface Slot { worker: Worker; busy: boolean }
+interface Slot { worker: Worker; busy: boolean; /** Directories this worker packed last (its index cache). */ packed: Set<string> }
 interface Pending { resolve: (v: unknown) => void; reject: (e: Error) => void; timer?: ReturnType<typeof setTimeout>; slot: Slot }
 
 export function createCorePool(opts: CorePoolOptions): CorePool {
@@ -58,7 +65,7 @@ export function createCorePool(opts: CorePoolOptions): CorePool {
   function spawn(): Slot {
     const worker = new Worker(new URL('./core-worker.js', import.meta.url), { workerData: { scorer: opts.scorer } });
     worker.unref(); // never keeps the process alive: the server ends when stdin does
-    const slot: Slot = { worker, busy: false };
+    const slot: Slot = { worker, busy: false, packed: new Set() };
     worker.on('message', (m: { id: number; ok: boolean; value?: unknown; message?: string; code?: string }) => {
       const p = pending.get(m.id);
       if (!p) return;
@@ -79,11 +86,11 @@ export function createCorePool(opts: CorePoolOptions): CorePool {
     return slot;
   }
 
-  /** An idle worker (spawning one when all are busy and fewer than `max` run), or wait for one. */
-  async function acquire(): Promise<Slot> {
+  /** An idle worker (one that packed `dir`, if idle; spawning one when all are busy and fewer than `max` run), or wait for one. */
+  async function acquire(dir?: string): Promise<Slot> {
     for (;;) {
       if (closed) throw new Error('the server is closing');
-      const idle = slots.find((s) => !s.busy);
+      const idle = (dir !== undefined && slots.find((s) => !s.busy && s.packed.has(dir))) || slots.find((s) => !s.busy);
       if (idle) return idle;
       if (slots.length < max) {
         // A fresh worker warms first; it is used as soon as it is free.
@@ -93,9 +100,13 @@ export function createCorePool(opts: CorePoolOptions): CorePool {
     }
   }
 
-  async function call<T>(job: Record<string, unknown>): Promise<T> {
-    const slot = await acquire();
+  async function call<T>(job: Record<string, unknown>, dir?: string): Promise<T> {
+    const slot = await acquire(dir);
     slot.busy = true;
+    if (dir !== undefined) {
+      for (const s of slots) s.packed.delete(dir);
+      slot.packed.add(dir);
+    }
     const id = nextId++;
     return new Promise<T>((resolve, reject) => {
       const p: Pending = { resolve: resolve as (v: unknown) => void, reject, slot };
@@ -119,6 +130,7 @@ export function createCorePool(opts: CorePoolOptions): CorePool {
       for (const e of r.store) store.put(e.messageId, e.content);
       return { ...r, store };
     },
+    pack: (options) => call<PackJobResult>({ op: 'pack', options }, options.root),
     get workers() { return slots.length; },
     async close() {
       closed = true;

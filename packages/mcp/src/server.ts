@@ -14,14 +14,14 @@ import {
   buildFileIndex, compact, compactChat, COMPACTION_STRATEGIES, describeScorer, documentScoreFromScorer, isCtxpruneError, locateFiles, prune,
   resolveScorer, type Message, type PruneOptions, type Scorer,
 } from '@ctxprune/core';
-import { readTree } from '@ctxprune/core/node';
+import { packDirectory, readTree } from '@ctxprune/core/node';
 import { describePrune, formatRanges } from '@ctxprune/core/integrations';
 import { binaryReason, hardLinkReason } from './files.js';
 import { makeMatcher } from './matcher.js';
 import { registerOverflowTool } from './overflow.js';
 import { registerPackTool } from './pack.js';
 import { PathRefused, resolveInside } from './paths.js';
-import { createCorePool } from './pool.js';
+import { createCorePool, type PackJobOptions } from './pool.js';
 import { gaps, lineRange, numberPruned, numberRange, rangeHint, textLines } from './read.js';
 
 export { makeMatcher };
@@ -61,7 +61,7 @@ export interface CtxpruneServerOptions {
   scorer?: 'auto' | 'neural' | 'lexical';
   limits?: Partial<ServerLimits>;
   /**
-   * Run prune and compact in worker threads (pool.ts), so that no call keeps the server from
+   * Run prune, compact and pack in worker threads (pool.ts), so that no call keeps the server from
    * answering the next one. runStdioServer sets it; off by default (tests of the tools in-process).
    */
   isolate?: boolean;
@@ -144,6 +144,7 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
   const pool = options.isolate ? createCorePool({ scorer: scorerName }) : null;
   const runPrune = async (t: string, o: Omit<PruneOptions, 'scorer'>) => (pool ? pool.prune(t, o) : prune(t, { ...o, scorer: await scorer() }));
   const runCompact = (m: Message[], o: Parameters<typeof compact>[1]) => (pool ? pool.compact(m, o) : compact(m, o));
+  const runPack = async (o: PackJobOptions) => (pool ? pool.pack(o) : packDirectory({ ...o, scorer: await scorer() }));
 
   const budgetOf = (ratio?: number, tokens?: number): Pick<PruneOptions, 'ratio' | 'tokens'> =>
     tokens !== undefined ? { tokens } : { ratio: ratio ?? 4 };
@@ -420,7 +421,7 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
     },
   );
 
-  registerPackTool(server, { where, scorer, limits });
+  registerPackTool(server, { where, pack: runPack, limits });
 
   return server;
 }

@@ -3,7 +3,7 @@
  * binary files and hard links under the root. Over a real stdio round trip with the SDK's client
  * (needs `npm run build`).
  */
-import { link, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +86,31 @@ describe('the server keeps answering (#16 items 2, 3)', { timeout: 120_000 }, ()
     // Where the heavy call is slow (seconds here), the small one was answered first.
     if (bigDone > smallDone + 1_000) expect(smallDone).toBeLessThan(bigDone);
     console.log(`heavy compact_history ${bigDone.toFixed(0)} ms; the call sent after it answered in ${smallMs.toFixed(0)} ms`);
+  });
+
+  it('a heavy pack_context (400 files, 4 MB) runs in a worker: the next call is answered within 5 s, before it ends', async () => {
+    const big = join(root, 'big');
+    await mkdir(big);
+    try {
+      const body = Array.from({ length: 250 }, (_, i) => `def step_${i}(items, weight=${i}):\n    return sum(x * weight for x in items if x > ${i})\n`).join('\n');
+      for (let f = 0; f < 400; f++) await writeFile(join(big, `module_${f}.py`), `import math\n\n${body.replaceAll('step_', `m${f}_step_`)}`);
+      const t0 = performance.now();
+      let bigDone = 0;
+      const heavy = call('pack_context', { task: 'the weighted sum of the items above the threshold in m17_step_42', path: 'big', tokens: 20_000 }, 300_000)
+        .then((r) => { bigDone = performance.now() - t0; return r; });
+      // Once the pack is under way (its files read), the server answers the next call.
+      await new Promise((r) => setTimeout(r, 300));
+      const smallMs = await answersNext();
+      const smallDone = performance.now() - t0;
+      const r = await heavy;
+      expect(r.text).toMatch(/^\[ctxprune: pack of big for the task: \d+\/20000 tokens/);
+      expect(smallMs).toBeLessThan(5_000);
+      // On the main thread, the small call waited for the pack's synchronous work to end; in a worker it does not.
+      if (bigDone > 3_000) expect(smallDone).toBeLessThan(bigDone - 1_000);
+      console.log(`heavy pack_context ${bigDone.toFixed(0)} ms; the call sent 300 ms after it answered in ${smallMs.toFixed(0)} ms`);
+    } finally {
+      await rm(big, { recursive: true, force: true });
+    }
   });
 
   it('a message that is not JSON-RPC is answered with an error and does not stop the server', async () => {
