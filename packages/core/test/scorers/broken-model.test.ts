@@ -1,6 +1,6 @@
 /** A model whose outputs are NaN or absurd is not used as is (#16 item 8). */
 import { describe, expect, it } from 'vitest';
-import { FEATURE_COUNT, FEATURE_VERSION } from '../../src/features/lines.js';
+import { FEATURE_SETS } from '../../src/features/lines.js';
 import { prune } from '../../src/prune/pipeline.js';
 import { NeuralScorer } from '../../src/scorers/neural.js';
 import { lineScorerOnnx } from '../fixtures/onnx.js';
@@ -8,8 +8,20 @@ import { lineScorerOnnx } from '../fixtures/onnx.js';
 const PY = ['import os', '', 'def read(path):', '    with open(path) as f:', '        return f.read()', '', 'def size(path):', '    """Size of a file in bytes."""', '    return os.path.getsize(path)', ''].join('\n');
 
 async function scorerWith(scale: number, extra: { gateBias?: number; doc?: number } = {}) {
-  return NeuralScorer.load({ model: lineScorerOnnx({ scale, featureCount: FEATURE_COUNT, featureVersion: FEATURE_VERSION, ...extra }), backend: 'wasm' });
+  return NeuralScorer.load({ model: lineScorerOnnx({ scale, featureCount: FEATURE_SETS[1].length, featureVersion: 1, ...extra }), backend: 'wasm' });
 }
+
+describe('neural scorer: feature versions', () => {
+  it('a version-2 model without a word table is refused with a typed error', async () => {
+    const load = NeuralScorer.load({ model: lineScorerOnnx({ scale: 1, featureCount: FEATURE_SETS[2].length, featureVersion: 2 }), backend: 'wasm' });
+    await expect(load).rejects.toMatchObject({ code: 'ASSET_LOAD_FAILED', message: 'model of feature version 2 carries no word table (outputs word_keys, words)' });
+  }, 60_000);
+
+  it('an unknown feature version is refused with a typed error', async () => {
+    const load = NeuralScorer.load({ model: lineScorerOnnx({ scale: 1, featureCount: 48, featureVersion: 9 }), backend: 'wasm' });
+    await expect(load).rejects.toMatchObject({ code: 'ASSET_LOAD_FAILED', message: 'model was trained on feature version 9, this build computes versions 1, 2' });
+  }, 60_000);
+});
 
 describe('neural scorer: non-finite or absurd model outputs', () => {
   it('a sane tiny model runs as the neural scorer (the fixture honours the contract)', async () => {
