@@ -1,0 +1,165 @@
+/**
+ * Compound statements of the structure analysis: if/elif/else, try/except/finally, do/while and
+ * the like flattened into one block per header or clause line, all of them companions; switch /
+ * match / case labels with the statements after their `:`.
+ */
+import type { Node } from 'web-tree-sitter';
+import { LineKind } from './types.js';
+import { BODY_FIELDS, IF_TYPES } from './grammars.js';
+import { isEmptyNode, isNamedNode, typeOf } from './nodecache.js';
+import { eRow, sRow, type Ctx, type Segment } from './analysis.js';
+import { BlockAnalysis } from './blocks.js';
+
+export abstract class CompoundAnalysis extends BlockAnalysis {
+  /** Flatten if/elif/else, try/catch/finally, ... into segments (header or clause line + body). */
+  private flatten(node: Node, row: number, segs: Segment[], ctx: Ctx, state: { cases: boolean }): void {
+    const t = this.t;
+    let cur = row;
+    let afterElse = false;
+    const at = segs.length;
+    let own = false;
+    const kids = node.children;
+    const count = kids.length;
+    for (let i = 0; i < count; i++) {
+      const c = kids[i];
+      if (!c) continue;
+      const ct = typeOf(c);
+      if (!isNamedNode(c)) {
+        if (ct === 'else') { cur = sRow(c); afterElse = true; }
+        continue;
+      }
+      if (t.comments.has(ct)) { if (sRow(c) > row) this.comment(c, ctx); continue; }
+      if (t.clauses.has(ct)) {
+        if (state.cases) continue;
+        this.flatten(c, sRow(c), segs, ctx, state);
+        continue;
+      }
+      if (IF_TYPES.has(ct) && (afterElse || node.fieldNameForChild(i) === 'alternative')) {
+        this.flatten(c, cur, segs, ctx, state);
+        afterElse = false;
+        continue;
+      }
+      if (t.cases.has(ct)) { state.cases = true; continue; }
+      if (t.blocks.has(ct) || afterElse || BODY_FIELDS.has(node.fieldNameForChild(i) ?? '')) {
+        segs.push({ row: cur, node, body: c });
+        own = true;
+        afterElse = false;
+        continue;
+      }
+    }
+    // A clause with no body of its own holds its statements directly (Ruby else, ensure): it is
+    // its own segment — unless it only wraps segments found inside it (`else if`), which are
+    // opened on their own; opening the clause too would walk the chain again at every level
+    // (exponential in the length of an else-if chain).
+    if (!own && segs.length === at && (t.clauses.has(typeOf(node)) || state.cases || typeOf(node) === 'begin')) {
+      segs.splice(at, 0, { row, node, body: node });
+    }
+  }
+
+  protected compound(n: Node, ctx: Ctx, spanStart: number, headerRow: number): number {
+    const row = headerRow >= 0 ? headerRow : sRow(n);
+    const segs: Segment[] = [];
+    const state = { cases: false };
+    this.flatten(n, row, segs, ctx, state);
+    if (segs.length === 0) {
+      this.simple(n, ctx, spanStart, LineKind.ControlHeader);
+      return eRow(n);
+    }
+    const endRow = this.endTokenRow(n);
+    const members: number[] = [];
+    let lastClose = row;
+    for (let i = 0; i < segs.length; i++) {
+      const seg = segs[i];
+      const next = i + 1 < segs.length ? segs[i + 1].row : -1;
+      const caseOwner = state.cases && seg.body === n;
+      lastClose = this.openSegment(seg, ctx, i === 0 ? LineKind.ControlHeader : LineKind.Clause, next, endRow,
+        i === 0 && spanStart >= 0 ? spanStart : seg.row, ctx.inFn, caseOwner);
+      members.push(seg.row);
+      const cl = this.closer[seg.row];
+      if (cl >= 0) members.push(cl);
+    }
+    // do { } while (x);  — the while line closes the statement.
+    if (typeOf(n) === 'do_statement' && n.childCount > 0) {
+      const w = this.findChild(n, 'while');
+      if (w) {
+        members.push(sRow(w));
+        this.claim(sRow(w), eRow(n), ctx);
+        this.addSpan(sRow(w), eRow(n));
+        lastClose = Math.max(lastClose, eRow(n));
+      }
+    }
+    if (endRow >= 0 && !members.includes(endRow)) { members.push(endRow); this.claim(endRow, endRow, ctx); }
+    const uniq = [...new Set(members)];
+    if (uniq.length > 1) for (const m of uniq) if (m > ctx.floor) this.companionGroup[m] = row;
+    return Math.max(lastClose, endRow);
+  }
+
+  /** A case label with its statements (switch_case, case_statement, match_arm, when, case_clause, ...). */
+  protected caseNode(c: Node, ctx: Ctx): void {
+    const row = sRow(c);
+    this.claim(row, row, ctx);
+    this.setKind(row, LineKind.Clause, ctx);
+    const t = this.t;
+    let body: Node | null = c.childForFieldName('consequence') ?? null;
+    if (!body && (this.lang === 'ruby')) body = c.childForFieldName('body');
+    if (!body && this.lang === 'rust') {
+      const v = c.childForFieldName('value');
+      if (v && t.blocks.has(typeOf(v))) body = v;
+      else {
+        const e = eRow(c);
+        this.claim(row, e, ctx);
+        this.addSpan(row, e);
+        return;
+      }
+    }
+    const ct = typeOf(c);
+    if (!body && this.lang === 'java' && ct === 'switch_rule') {
+      const b = c.lastNamedChild;
+      if (b && t.blocks.has(typeOf(b))) body = b;
+      else { this.claim(row, eRow(c), ctx); this.addSpan(row, eRow(c)); return; }
+    }
+    if (!body && this.lang === 'ruby' && ct === 'else') body = c;
+    if (body) {
+      this.openSegment({ row, node: c, body }, ctx, LineKind.Clause, -1, -1, row);
+      return;
+    }
+    // Statements follow the label's ':'.
+    let colon: Node | null = null;
+    const stmts: Node[] = [];
+    // c.firstChild, then nextSibling: the next entry of `children` while the nodes have text
+    // (tree-sitter's own nextSibling is kept after a zero-width node). C# / Java labels are
+    // named children before the ':'.
+    const kids = c.children;
+    let inKids = true;
+    for (let i = 0, k = kids.length ? kids[0] : null; k;) {
+      if (!colon) {
+        const kt = typeOf(k);
+        if (kt === ':' || kt === '->') colon = k;
+      } else if (isNamedNode(k)) stmts.push(k);
+      if (inKids && !isEmptyNode(k)) { i++; k = i < kids.length ? kids[i] : null; }
+      else { k = k.nextSibling; inKids = false; }
+    }
+    if (!colon) {
+      // C# switch_section: labels are named children, then statements.
+      for (const k of c.namedChildren) if (k && !/label|pattern|when_clause/.test(typeOf(k)) && sRow(k) >= row) stmts.push(k);
+    }
+    const hEnd = colon ? Math.max(row, sRow(colon)) : row;
+    let bEnd = hEnd;
+    for (const k of stmts) bEnd = Math.max(bEnd, eRow(k));
+    this.blockEnd[row] = bEnd;
+    this.addSpan(row, hEnd);
+    const inner: Ctx = { parent: row, floor: hEnd, inFn: ctx.inFn, ownerParent: ctx.parent, caseOwner: false };
+    if (bEnd > hEnd) this.claim(hEnd + 1, bEnd, ctx, row);
+    let first = -1;
+    let pendingDeco = -1;
+    for (const k of stmts) {
+      const kt = typeOf(k);
+      if (t.comments.has(kt)) { this.comment(k, inner); continue; }
+      if (first < 0) first = sRow(k);
+      if (t.transparent.has(kt)) { this.claim(sRow(k), eRow(k), inner); this.walkBlock(k, inner); continue; }
+      this.statement(k, inner, pendingDeco);
+      pendingDeco = -1;
+    }
+    this.firstBodyLine[row] = first;
+  }
+}
