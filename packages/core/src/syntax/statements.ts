@@ -192,8 +192,19 @@ export class Analyzer extends CompoundAnalysis {
     this.addSpan(s0, e);
   }
 
-  // `_kind` is not applied on this path (the unsegmented one sets it): kept as found, see #20's lint report.
-  private segmented(c: Node, inner: Node[], ctx: Ctx, s0: number, _kind?: LineKindValue): void {
+  /**
+   * A statement holding closures or nested blocks: each is a block of its own (a compound
+   * statement or a closure's header and body), the rows around them the statement's. `kind` (an
+   * import, a definition without a body, a control header without clauses) goes where the
+   * unsegmented path puts it: the statement's first row, and for an import each of its rows up to
+   * the first block's header; a row a block already took keeps the block's kind.
+   */
+  private segmented(c: Node, inner: Node[], ctx: Ctx, s0: number, kind?: LineKindValue): void {
+    if (kind !== undefined) {
+      const s = sRow(c);
+      const to = kind === LineKind.Import && inner.length ? Math.max(s, sRow(inner[0]) - 1) : s;
+      for (let r = s; r <= to; r++) this.setKind(r, kind, ctx);
+    }
     let cur = sRow(c);
     let spanS = s0;
     let first = true;
