@@ -90,6 +90,13 @@ export function bm25PathOrder(files: ReadonlyMap<string, string>, task: string):
   return paths.map((_, i) => i).sort((a, b) => s[b] - s[a] || (paths[a] < paths[b] ? -1 : 1)).map((i) => paths[i]);
 }
 
+/**
+ * The source files a pool may hold: .py for the dev SWE-bench trees (materialize.py writes nothing
+ * else there), and the miners' TypeScript/JavaScript extensions for the validation trees
+ * (training/pack_validation.py).
+ */
+export const POOL_EXTENSIONS = ['.py', '.ts', '.tsx', '.js', '.mjs', '.cjs', '.mts', '.cts'];
+
 export interface PackBenchRow {
   instance_id: string;
   budget: number;
@@ -149,7 +156,7 @@ export async function runPackBench(opts: PackBenchOptions): Promise<PackBenchSum
     const dir = poolDir(opts.pools, inst);
     if (!g || !existsSync(dir)) { missing.push(inst.instance_id); continue; }
     if (!cached || cached.dir !== dir) {
-      const all = await readTree(dir, { extensions: ['.py'], maxFileBytes: 2 << 20, skipDirs: ['.git'] });
+      const all = await readTree(dir, { extensions: POOL_EXTENSIONS, maxFileBytes: 2 << 20, skipDirs: ['.git'] });
       const pool = new Map([...all].filter(([p]) => !isTestPath(p)));
       cached = { dir, pool, all, index: null };
     }
