@@ -8,9 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createCtxpruneServer } from '../src/server.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectInProcess } from './in-process.js';
 
 // A long tool output (the one reactive compaction evicts) and a short one (kept: it is in the tail).
 const BIG = Array.from({ length: 120 }, (_, i) => `def handler_${i}(request):\n    return render(request, "page_${i}.html")`).join('\n');
@@ -38,11 +37,7 @@ async function original(key: string): Promise<string> {
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'ctxprune-shapes-root-'));
   state = await mkdtemp(join(tmpdir(), 'ctxprune-shapes-state-'));
-  const server = createCtxpruneServer({ root, scorer: 'lexical', stateDir: state });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(a);
-  client = new Client({ name: 'test', version: '0' });
-  await client.connect(b);
+  client = await connectInProcess({ root, scorer: 'lexical', stateDir: state });
 }, 60_000);
 
 afterAll(async () => {

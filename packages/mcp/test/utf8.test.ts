@@ -3,9 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createCtxpruneServer } from '../src/server.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectInProcess } from './in-process.js';
 
 const PY = [
   'import os',
@@ -27,11 +26,7 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'ctxprune-mcp-utf8-'));
   await writeFile(join(root, 'good.py'), PY);
   await writeFile(join(root, 'bad.py'), Buffer.concat([Buffer.from(PY), Buffer.from([0x23, 0x20, 0xc3, 0x28, 0x0a])]));
-  const server = createCtxpruneServer({ root, scorer: 'lexical' });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(a);
-  client = new Client({ name: 'test', version: '0' });
-  await client.connect(b);
+  client = await connectInProcess({ root, scorer: 'lexical' });
 }, 60_000);
 
 afterAll(async () => {
