@@ -76,13 +76,29 @@ await prune('export const f = () => 1;\n', { query: 'f', fileName: 'w.ts', score
 const report = [];
 for (const input of inputs) {
   const opts = { query: input.query, ratio: RATIO, fileName: input.name, scorer };
-  // Its duration: the shorter of two runs (the first also warms up the JIT).
+  // Its duration: the shorter of two runs (the first also warms up the JIT). Meanwhile a
+  // macrotask ticker notes the longest time the prune held the thread: wall, and the process's
+  // CPU time in that stretch (on a shared machine the wall time also counts other processes').
   let duration = Infinity;
   let full;
+  let stall = { wall: 0, cpu: 0 };
   for (let rep = 0; rep < 2; rep++) {
+    let on = true;
+    let last = performance.now();
+    let lastCpu = process.cpuUsage();
+    const tick = () => {
+      const now = performance.now();
+      const cpu = process.cpuUsage(lastCpu);
+      if (rep === 1 && now - last > stall.wall) stall = { wall: now - last, cpu: (cpu.user + cpu.system) / 1000 };
+      last = now;
+      lastCpu = process.cpuUsage();
+      if (on) setImmediate(tick);
+    };
+    setImmediate(tick);
     const t0 = performance.now();
     full = await prune(input.text, opts);
     duration = Math.min(duration, performance.now() - t0);
+    on = false;
   }
   const latencies = [];
   let completed = 0;
@@ -117,12 +133,14 @@ for (const input of inputs) {
     p90Ms: +pct(ls, 0.9).toFixed(1),
     maxMs: +ls[ls.length - 1].toFixed(1),
     worstAt: latencies.reduce((a, b) => (b.latency > a.latency ? b : a)).at,
+    longestStallMs: +stall.wall.toFixed(1),
+    longestStallCpuMs: +stall.cpu.toFixed(1),
   };
   report.push(row);
   if (!json) {
     console.log(`${row.input}: ${row.chars} chars, ${row.lines} lines, prune ${row.pruneMs} ms (${scorer.name}, ${RATIO}×); ` +
       `${row.aborted} aborts due at evenly spaced points: latency median ${row.medianMs} ms, p90 ${row.p90Ms} ms, max ${row.maxMs} ms ` +
-      `(abort due at ${row.worstAt} ms)${completed ? `; ${completed} finished before their abort was due` : ''}${late ? `; ${late} finished without seeing it` : ''}`);
+      `(abort due at ${row.worstAt} ms); longest stretch without a yield ${row.longestStallMs} ms (${row.longestStallCpuMs} ms CPU)${completed ? `; ${completed} finished before their abort was due` : ''}${late ? `; ${late} finished without seeing it` : ''}`);
   }
 }
 if (json) console.log(JSON.stringify(report, null, 1));

@@ -12,6 +12,7 @@ import { buildBm25Index, bm25Scores, idf as bm25Idf } from '../retrieval/bm25.js
 import { type FileStructure, type LanguageId, LineKind } from '../syntax/types.js';
 import { identifierParts, termsOf } from '../text/identifiers.js';
 import { SEMANTIC_FEATURE_NAMES, semanticFeatures, type WordVectors } from './semantic.js';
+import { runSteps, STEP_LINES, type Steps } from '../util/steps.js';
 
 /**
  * The feature version this build computes by default. Bump when a feature's definition changes:
@@ -97,13 +98,18 @@ function leadingIndent(line: string): number {
   return w;
 }
 
-export function computeLineFeatures(
+export function computeLineFeatures(...args: Parameters<typeof lineFeatureSteps>): LineFeatures {
+  return runSteps(lineFeatureSteps(...args));
+}
+
+/** computeLineFeatures as steps (util/steps.ts): a yield every STEP_LINES lines of its per-line loops. Same result. */
+export function* lineFeatureSteps(
   query: string,
   lines: string[],
   st: FileStructure,
   language: LanguageId | null,
   options: FeatureOptions = {},
-): LineFeatures {
+): Steps<LineFeatures> {
   const n = lines.length;
   const version = options.version ?? FEATURE_VERSION;
   const names = FEATURE_SETS[version];
@@ -126,8 +132,12 @@ export function computeLineFeatures(
 
   // Lexical index over lines (blank lines are empty documents).
   const docs = new Array<string[]>(n);
-  for (let i = 0; i < n; i++) docs[i] = st.kind[i] === LineKind.Blank ? [] : termsOf(lines[i]);
+  for (let i = 0; i < n; i++) {
+    if (i % STEP_LINES === STEP_LINES - 1) yield;
+    docs[i] = st.kind[i] === LineKind.Blank ? [] : termsOf(lines[i]);
+  }
   const index = buildBm25Index(docs);
+  yield;
   const raw = qTerms.length ? bm25Scores(index, qTerms) : new Float64Array(n);
   const idfOf = new Map<string, number>();
   let idfTotal = 0;
@@ -166,6 +176,7 @@ export function computeLineFeatures(
     if (v > smoothMax) smoothMax = v;
   }
 
+  yield;
   // Enclosing definition (innermost DefHeader on the parent chain) and its stats.
   const defOf = new Int32Array(n).fill(-1);
   for (let t = 0; t < n; t++) {
@@ -186,6 +197,7 @@ export function computeLineFeatures(
   const depth = new Float64Array(n);
   for (let t = 0; t < n; t++) { const p = st.parent[t]; depth[t] = p >= 0 && p < t ? depth[p] + 1 : 0; }
 
+  yield;
   // Definition ↔ use edges weighted by evidence.
   const usedBy = new Float64Array(n);
   const usesEv = new Float64Array(n);
@@ -213,6 +225,7 @@ export function computeLineFeatures(
     }
   }
 
+  yield;
   // Per-line match statistics, and the document-level code-identifier hits.
   const rareIdf = Math.log(1 + (n - 2 + 0.5) / (2 + 0.5)); // a term on ≤ 2 lines
   let docCover = 0;
@@ -237,8 +250,10 @@ export function computeLineFeatures(
   const docQLen = Math.log1p(qSet.size) / 4;
   const docMax = Math.log1p(maxRaw) / 3;
   const docLines = logN / 8;
+  yield;
 
   for (let t = 0; t < n; t++) {
+    if (t % STEP_LINES === STEP_LINES - 1) yield;
     const o = t * F;
     const line = lines[t];
     const kind = st.kind[t];
@@ -300,6 +315,7 @@ export function computeLineFeatures(
     data[o + k++] = LINE_STRING.test(line) ? 1 : 0;
     data[o + k++] = defNamed[t] || (d >= 0 && defNamed[d]) ? (defNamed[t] ? 1 : 0.5) : 0;
   }
+  yield;
   if (version >= 2 && options.words) semanticFeatures(options.words, q, lines, data, F, FEATURE_NAMES_V1.length);
   return { n, f: F, data };
 }

@@ -21,6 +21,7 @@ import { withReportClues } from './clues.js';
 import type { LineInfo, PruneOptions, PruneResult, PruneStats } from './types.js';
 import { checkAborted, resolveBudget, resolveElision, validateText } from './validate.js';
 import { checkpoint, type Checkpoint } from './checkpoint.js';
+import { STEP_LINES } from '../util/steps.js';
 import { analyzeTreeAsync } from '../syntax/structure.js';
 
 /** Above these sizes the parse is skipped and structure comes from indentation. */
@@ -204,6 +205,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const counter: TokenCounter = crOnly ? { name: baseCounter.name, count: (t) => baseCounter.count(t.replaceAll('\n', '\r')) } : baseCounter;
   const lines = splitLines(text);
   const n = lines.length;
+  await cp.pause();
 
   const tSyntax = performance.now();
   const syn = await resolveSyntax(text, lines, options, degraded, cp);
@@ -301,6 +303,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const lineInfos = new Array<LineInfo>(total);
   const keptLines: number[] = [];
   for (let t = 0; t < total; t++) {
+    if (t % STEP_LINES === STEP_LINES - 1) await cp.pause();
     const kept = keep[t] === 1;
     if (kept) keptLines.push(t + 1);
     lineInfos[t] = {

@@ -7,7 +7,8 @@
  */
 import { type CrfParams } from '../crf/chain.js';
 import { CtxpruneError } from '../errors.js';
-import { computeLineFeatures, FEATURE_SETS, FEATURE_VERSION } from '../features/lines.js';
+import { FEATURE_SETS, FEATURE_VERSION, lineFeatureSteps } from '../features/lines.js';
+import { runStepsAsync } from '../util/steps.js';
 import { type Backend, type ModelSource, runtimeConfig } from '../runtime/config.js';
 import { enclosingDefinition, LexicalScorer } from './lexical.js';
 import type { FileStructure } from '../syntax/types.js';
@@ -167,7 +168,7 @@ export class NeuralScorer implements Scorer {
   async score(input: ScorerInput): Promise<ScorerOutput> {
     const { lines, structure, language, signal } = input;
     const n = lines.length;
-    const feats = computeLineFeatures(input.query, lines, structure, language, { version: this.featureVersion, words: this.session.words });
+    const feats = await runStepsAsync(lineFeatureSteps(input.query, lines, structure, language, { version: this.featureVersion, words: this.session.words }), input.pause);
     const F = feats.f;
     const semantic = new Float64Array(2 * n);
     const dependency = new Float64Array(2 * n);
