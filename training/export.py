@@ -11,6 +11,7 @@ document scores and CRF tables are averaged (the same contract, so the runtime d
 import argparse
 import json
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -22,6 +23,17 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from model import LineScorer  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def core_commit() -> str:
+    """HEAD of this checkout, '+dirty' when packages/core or training/ has uncommitted changes."""
+    git = ['git', '-C', os.path.join(HERE, '..')]
+    try:
+        head = subprocess.run(git + ['rev-parse', 'HEAD'], capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(git + ['status', '--porcelain', '--', 'packages/core/src', 'training'], capture_output=True, text=True).stdout.strip()
+        return head + ('+dirty' if dirty else '')
+    except (OSError, subprocess.CalledProcessError):
+        return 'unknown'
 
 
 class Exported(torch.nn.Module):
@@ -97,6 +109,8 @@ def main():
         'ctxprune.window': '4096',
         'ctxprune.params': str(sum(p.numel() for p in wrapped.parameters())),
         'ctxprune.members': str(len(members)),
+        # What produced it: the checkout whose packages/core computed the features, and its state.
+        'ctxprune.core_commit': core_commit(),
     }
     for k, v in props.items():
         e = model.metadata_props.add()

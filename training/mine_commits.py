@@ -17,7 +17,7 @@ import re
 import subprocess
 import sys
 
-from repos import REPOS, FORBIDDEN
+from repos import PINNED, REPOS, FORBIDDEN
 
 SRC_EXT = {'.py': 'python', '.ts': 'typescript', '.tsx': 'typescript', '.js': 'javascript',
            '.mjs': 'javascript', '.cjs': 'javascript'}
@@ -131,7 +131,7 @@ def mine_repo(repo: str, mirror: str, out_dir: str, per_repo: int, max_commits: 
     seen = set()
     out_path = os.path.join(out_dir, repo.replace('/', '+') + '.jsonl')
     with open(out_path, 'w') as f:
-        for sha, parents, msg, files in commits(git_dir, max_commits):
+        for sha, parents, msg, files in commits(git_dir, max_commits, PINNED.get(repo, 'HEAD')):
             n_scanned += 1
             src = eligible_sources(parents, msg, files)
             if src is None:

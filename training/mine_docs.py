@@ -3,7 +3,7 @@
 
 The commit messages of mine_commits.py describe *changes*; an agent's query often describes *code*
 ("the function that retries on 429", an issue quoting a docstring). Two kinds of description are
-mined at each mirror's HEAD, and each is cut out of the file so the model has to find the code
+mined at each repository's pinned revision (repos.PINNED), and each is cut out of the file so the model has to find the code
 from the words, not from the description sitting next to it:
   - docstring: a Python function's docstring (its prose, up to the first section such as Args:)
     or a TS/JS JSDoc block (up to the first @tag) -> the function or declaration it documents;
@@ -14,7 +14,7 @@ repositories into DIR/docs-val/, a second held-out check (description -> code) b
 of make_val_cases.py, which model selection uses.
 
 Usage: /usr/bin/python3 training/mine_docs.py --mirror /work/.mirror --out DIR [--per-repo 360]
-Writes DIR/docs/<owner+name>.jsonl with the fields of mine_commits.py (commit = parent = HEAD)
+Writes DIR/docs/<owner+name>.jsonl with the fields of mine_commits.py (commit = parent = the pinned revision)
 plus kind (docstring | comment), id and source (the bench's case fields); with --split val, also
 DIR/docs-val-cases.jsonl, all held-out cases in one file for `ctxprune bench --cases`.
 """
@@ -29,7 +29,7 @@ import subprocess
 import sys
 
 from mine_commits import SRC_EXT, TEST_RE, Blobs
-from repos import FORBIDDEN, REPOS
+from repos import FORBIDDEN, PINNED, REPOS
 
 MAX_SPAN = 40
 MIN_WORDS = 5
@@ -200,7 +200,7 @@ def candidates(text: str, lang: str):
 
 def mine_repo(repo: str, mirror: str, out_dir: str, per_repo: int, seed: int, per_file: int = 4):
     git_dir = os.path.join(mirror, repo.replace('/', '+'), 'repo')
-    head = subprocess.run(['git', '--git-dir', git_dir, 'rev-parse', 'HEAD'], stdout=subprocess.PIPE, check=True).stdout.decode().strip()
+    head = PINNED[repo]
     names = subprocess.run(['git', '--git-dir', git_dir, 'ls-tree', '-r', '--name-only', head],
                            stdout=subprocess.PIPE, check=True).stdout.decode('utf-8', 'replace').splitlines()
     names = [p for p in names if os.path.splitext(p)[1] in SRC_EXT and not TEST_RE.search(p)]
