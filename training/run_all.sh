@@ -4,7 +4,7 @@
 # Needs: the mirrors of training/repos.py fetched under $MIRROR (the library's `fetch`; mining reads
 # each at its pinned revision, repos.PINNED), the Python dependencies of training/requirements.txt
 # (Debian's python3-torch python3-onnx python3-numpy libopenblas0-pthread), Node 20, and `npm ci` done.
-#   bash training/run_all.sh            (WORK=/work/ctxprune-train STEPS=1721 RANK_STEPS=601 SEED=7)
+#   bash training/run_all.sh            (WORK=/work/ctxprune-train STEPS=1721 RANK_STEPS=601 SEED=7 FEATURES=1)
 # Training runs a fixed number of steps (not minutes), so the same seed gives the same model on a
 # busy machine; on this 2-core machine the two runs take about 13 + 5 minutes when it is idle.
 set -euo pipefail
@@ -29,14 +29,20 @@ $PY training/mine_commits.py --mirror "$MIRROR" --out "$WORK" --per-repo 900
 $PY training/mine_docs.py --mirror "$MIRROR" --out "$WORK"
 $PY training/mine_docs.py --mirror "$MIRROR" --out "$WORK" --split val   # held-out check only
 $PY training/make_val_cases.py --work "$WORK"
-# Word vectors without labels (feature version 2): co-occurrence counts -> PPMI + SVD -> WORK/words.
-node training/pretrain_words.mjs --work "$WORK"
-$PY training/pretrain_words.py --work "$WORK" --seed "$SEED"
+# FEATURES=2: word vectors learned without labels (co-occurrence counts -> PPMI + SVD -> WORK/words)
+# feed feature version 2. The shipped model is version 1 (version 2 did not win on validation: MODEL_CARD.md).
+FEATURES=${FEATURES:-1}
+FV=(--feature-version "$FEATURES")
+if [ "$FEATURES" -ge 2 ]; then
+  node training/pretrain_words.mjs --work "$WORK"
+  $PY training/pretrain_words.py --work "$WORK" --seed "$SEED"
+  FV+=(--words "$WORK/words")
+fi
 rm -rf "$WORK/dataset"
-for i in 0 1 2; do node training/build_dataset.mjs --work "$WORK" --shard $i/3 --feature-version 2 & done
-node training/build_dataset.mjs --work "$WORK" --input docs --feature-version 2 &
+for i in 0 1 2; do node training/build_dataset.mjs --work "$WORK" --shard $i/3 "${FV[@]}" & done
+node training/build_dataset.mjs --work "$WORK" --input docs "${FV[@]}" &
 wait
-node training/build_dataset.mjs --fixture packages/core/test/features/fixtures --feature-version 2 --words "$WORK/words"
+node training/build_dataset.mjs --fixture packages/core/test/features/fixtures "${FV[@]}"
 OMP_NUM_THREADS=1 $PY training/train.py --work "$WORK" --steps "$STEPS" --seed "$SEED"
 # Ranking fine-tune (adds a per-line logistic term on the fused margin); the shipped checkpoint.
 OMP_NUM_THREADS=1 $PY training/train.py --work "$WORK" --steps "$RANK_STEPS" --seed $((SEED + 1)) \
