@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectInProcess } from './in-process.js';
+import { startInMemoryServer } from './harness.js';
 
 // A long tool output (the one reactive compaction evicts) and a short one (kept: it is in the tail).
 const BIG = Array.from({ length: 120 }, (_, i) => `def handler_${i}(request):\n    return render(request, "page_${i}.html")`).join('\n');
@@ -37,7 +37,7 @@ async function original(key: string): Promise<string> {
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'ctxprune-shapes-root-'));
   state = await mkdtemp(join(tmpdir(), 'ctxprune-shapes-state-'));
-  client = await connectInProcess({ root, scorer: 'lexical', stateDir: state });
+  client = (await startInMemoryServer({ root, scorer: 'lexical', stateDir: state })).client;
 }, 60_000);
 
 afterAll(async () => {

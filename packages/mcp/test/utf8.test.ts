@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectInProcess } from './in-process.js';
+import { startInMemoryServer } from './harness.js';
 
 const PY = [
   'import os',
@@ -26,7 +26,7 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'ctxprune-mcp-utf8-'));
   await writeFile(join(root, 'good.py'), PY);
   await writeFile(join(root, 'bad.py'), Buffer.concat([Buffer.from(PY), Buffer.from([0x23, 0x20, 0xc3, 0x28, 0x0a])]));
-  client = await connectInProcess({ root, scorer: 'lexical' });
+  client = (await startInMemoryServer({ root, scorer: 'lexical' })).client;
 }, 60_000);
 
 afterAll(async () => {
