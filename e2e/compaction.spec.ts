@@ -4,8 +4,7 @@ import { crossOrigin, nextTabResult, nudge, openTab, recordRequests, shot, tabSe
 /** The compaction tab's panel (data-state, data-result-seq, data-kept / -pruned / -evicted). */
 const view = (page: Page) => tabView(page, 'compaction');
 const seqOf = (page: Page) => tabSeq(page, 'compaction');
-const ids = async (page: Page, what: 'kept' | 'pruned' | 'evicted') =>
-  ((await view(page).getAttribute(`data-${what}`)) ?? '').split(',').filter(Boolean);
+const ids = async (page: Page, what: 'kept' | 'pruned' | 'evicted') => ((await view(page).getAttribute(`data-${what}`)) ?? '').split(',').filter(Boolean);
 /** Tool outputs only: whether a short assistant or user turn is worth a placeholder depends on a token or two. */
 const toolIds = async (page: Page, what: 'kept' | 'pruned' | 'evicted') => (await ids(page, what)).filter((x) => x.startsWith('tool-'));
 const nextCompaction = (page: Page, prev: number) => nextTabResult(page, 'compaction', prev);

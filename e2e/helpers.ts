@@ -8,7 +8,11 @@ const SHOT_DIR = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
 /** One screenshot per test (plus named extras), under e2e/screenshots/ (gitignored). */
 export async function shot(page: Page, info: TestInfo, name?: string): Promise<string> {
   mkdirSync(SHOT_DIR, { recursive: true });
-  const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const slug = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
   const file = join(SHOT_DIR, `${info.project.name}--${slug(info.title)}${name ? '--' + slug(name) : ''}.png`);
   await page.screenshot({ path: file });
   return file;
@@ -60,20 +64,15 @@ export async function pasteIntoOriginal(page: Page, text: string): Promise<void>
   }, text);
 }
 
-export const tokensAfter = async (page: Page) =>
-  Number((await page.getByTestId('tokens-after').innerText()).replace(/[^0-9]/g, ''));
-export const tokensBefore = async (page: Page) =>
-  Number((await page.getByTestId('tokens-before').innerText()).replace(/[^0-9]/g, ''));
-export const keptLines = async (page: Page) =>
-  (await page.getByTestId('stats').getAttribute('data-kept-lines')) ?? '';
+export const tokensAfter = async (page: Page) => Number((await page.getByTestId('tokens-after').innerText()).replace(/[^0-9]/g, ''));
+export const tokensBefore = async (page: Page) => Number((await page.getByTestId('tokens-before').innerText()).replace(/[^0-9]/g, ''));
+export const keptLines = async (page: Page) => (await page.getByTestId('stats').getAttribute('data-kept-lines')) ?? '';
 /** Length of the pruned text now on the right-hand side. */
-export const outputChars = async (page: Page) =>
-  Number((await page.getByTestId('stats').getAttribute('data-output-chars')) ?? '0');
+export const outputChars = async (page: Page) => Number((await page.getByTestId('stats').getAttribute('data-output-chars')) ?? '0');
 
 /** A workbench tab's panel (cards, compaction): data-state, data-result-seq and its error box. */
 export const tabView = (page: Page, name: 'cards' | 'compaction') => page.getByTestId(`${name}-view`);
-export const tabSeq = async (page: Page, name: 'cards' | 'compaction') =>
-  Number((await tabView(page, name).getAttribute('data-result-seq')) ?? '0');
+export const tabSeq = async (page: Page, name: 'cards' | 'compaction') => Number((await tabView(page, name).getAttribute('data-result-seq')) ?? '0');
 
 /** Wait until the tab shows a result newer than `prev` and nothing is running. */
 export async function nextTabResult(page: Page, name: 'cards' | 'compaction', prev: number): Promise<void> {

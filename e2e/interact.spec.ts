@@ -43,7 +43,10 @@ test('paste code, type a query, move the slider: the pruned side and token count
   expect(after2).toBeLessThanOrEqual(Math.ceil(before / 2) + 5);
   // The retry lines the query asks about are kept.
   const src = QUEUE_PY.split('\n');
-  const keptText = kept2.split(',').map((n) => src[Number(n) - 1]).join('\n');
+  const keptText = kept2
+    .split(',')
+    .map((n) => src[Number(n) - 1])
+    .join('\n');
   expect(keptText).toMatch(/attempts/);
   expect(keptText).toMatch(/delay/);
   await shot(page, info, 'ratio-2');
@@ -94,7 +97,10 @@ test('stale results never overwrite newer ones', async ({ page }, info) => {
   await nextResult(page, s2);
   expect(await keptLines(page)).toBe(shown);
   const src = readFileSync(new URL('../apps/playground/src/samples/fetcher.py', import.meta.url), 'utf8').split('\n');
-  const keptText = shown.split(',').map((n) => src[Number(n) - 1]).join('\n');
+  const keptText = shown
+    .split(',')
+    .map((n) => src[Number(n) - 1])
+    .join('\n');
   expect(keptText).toMatch(/TokenBucket|take|rate/);
   await shot(page, info);
 });
@@ -124,7 +130,11 @@ test('a long run can be cancelled, and the next change runs again', async ({ pag
 
 test('the marker style picker: bare `# …` by default, line ranges on request, kept in the link', async ({ page }, info) => {
   await openPlayground(page);
-  const markers = (text: string) => text.split('\n').map((l) => l.trim()).filter((l) => /^(#|\/\/) …/.test(l));
+  const markers = (text: string) =>
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => /^(#|\/\/) …/.test(l));
   const bare = markers(await visibleText(page, 'modified'));
   expect(bare.length).toBeGreaterThan(0);
   for (const m of bare) expect(m).toMatch(/^(#|\/\/) …$/);

@@ -23,7 +23,8 @@ async function box(l: Locator) {
 }
 /** True when the two elements' boxes share any area. */
 async function overlap(a: Locator, b: Locator): Promise<boolean> {
-  const x = await box(a), y = await box(b);
+  const x = await box(a),
+    y = await box(b);
   return x.x < y.x + y.width && y.x < x.x + x.width && x.y < y.y + y.height && y.y < x.y + x.height;
 }
 
@@ -31,7 +32,9 @@ async function overlap(a: Locator, b: Locator): Promise<boolean> {
 function collectErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console.error: ${m.text().slice(0, 300)}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console.error: ${m.text().slice(0, 300)}`);
+  });
   return errors;
 }
 
@@ -87,8 +90,9 @@ test('each layer is scaled to what it shows, and the legend says the scale', asy
   await expect(page.getByTestId('legend')).toContainText(Number(min).toFixed(2));
   await expect(page.getByTestId('legend')).toContainText(Number(max).toFixed(2));
   // The colours span the range: the lowest and the highest line land in different buckets.
-  const buckets = await originalEditor(page).locator('.view-overlays .hm').evaluateAll((els) =>
-    new Set(els.map((e) => [...e.classList].find((c) => /^hm-gate-\d$/.test(c)))).size);
+  const buckets = await originalEditor(page)
+    .locator('.view-overlays .hm')
+    .evaluateAll((els) => new Set(els.map((e) => [...e.classList].find((c) => /^hm-gate-\d$/.test(c)))).size);
   if (kind === 'file') expect(buckets).toBeGreaterThan(2);
 });
 
@@ -112,7 +116,9 @@ test('switching every sample and engine throws nothing', async ({ page }) => {
     await nextResult(page, seq);
     // A result still arriving can re-render the layer radios under the click: retry until it holds.
     for (const layer of ['off', 'semantic', 'dependency', 'gate', 'keep']) {
-      await expect(async () => { await page.getByTestId(`layer-${layer}`).check({ force: true }); }).toPass({ timeout: 15_000 });
+      await expect(async () => {
+        await page.getByTestId(`layer-${layer}`).check({ force: true });
+      }).toPass({ timeout: 15_000 });
     }
   }
   await page.waitForTimeout(1500);

@@ -4,8 +4,13 @@ import { nextResult, openPlayground, pasteIntoOriginal, resultSeq, shot, tokensA
 
 /** The visible lines (at least five non-blank ones) are lines of the sample, in the sample's order. */
 function expectStretchOf(visible: string, sample: string): void {
-  const source = readFileSync(new URL(`../apps/playground/src/samples/${sample}`, import.meta.url), 'utf8').split('\n').map((l) => l.trim());
-  const shown = visible.split('\n').map((l) => l.trim()).filter(Boolean);
+  const source = readFileSync(new URL(`../apps/playground/src/samples/${sample}`, import.meta.url), 'utf8')
+    .split('\n')
+    .map((l) => l.trim());
+  const shown = visible
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   expect(shown.length).toBeGreaterThanOrEqual(5);
   let at = 0;
   for (const line of shown) {

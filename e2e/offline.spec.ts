@@ -14,7 +14,14 @@ test('works offline once loaded', async ({ page, context }, info) => {
   try {
     await page.reload();
     // Really offline: anything not cached fails.
-    expect(await page.evaluate(() => fetch(`./not-cached-${Date.now()}`).then(() => 'ok', () => 'failed'))).toBe('failed');
+    expect(
+      await page.evaluate(() =>
+        fetch(`./not-cached-${Date.now()}`).then(
+          () => 'ok',
+          () => 'failed',
+        ),
+      ),
+    ).toBe('failed');
     await expect(page.locator('.monaco-diff-editor')).toBeVisible();
     await nextResult(page, 0);
     await expect(page.getByTestId('error')).toHaveCount(0);

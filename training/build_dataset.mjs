@@ -33,11 +33,15 @@ const { WordVectors } = await import(path.join(core, 'features', 'semantic.js'))
 const { rubricLabels } = await import(path.join(core, 'labels', 'rubric.js'));
 
 const args = process.argv.slice(2);
-const opt = (name, dflt) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : dflt; };
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : dflt;
+};
 
 function mulberry32(seed) {
   return () => {
-    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
@@ -80,7 +84,8 @@ function analyzeInWorker(text, lang) {
       if (m.id !== id) return;
       clearTimeout(timer);
       w.off('message', onMsg);
-      if (m.error) reject(new Error(m.error)); else resolve(m.st);
+      if (m.error) reject(new Error(m.error));
+      else resolve(m.st);
     };
     w.on('message', onMsg);
     w.postMessage({ id, text, lang });
@@ -90,8 +95,14 @@ function analyzeInWorker(text, lang) {
 async function structureOf(text, lines, language, key) {
   const lang = PARSE_LANG[language] ?? null;
   if (!lang || hung.has(key) || text.length > 2 * 1024 * 1024 || text.length / lines.length > 1000) return analyzeByIndent(lines, lang);
-  try { return await analyzeInWorker(text, lang); } catch (e) {
-    if (String(e instanceof Error ? e.message : e).includes('timed out')) { timeouts++; hung.add(key); console.error(`analyze timed out (${key}, ${lines.length} lines): indentation fallback`); }
+  try {
+    return await analyzeInWorker(text, lang);
+  } catch (e) {
+    if (String(e instanceof Error ? e.message : e).includes('timed out')) {
+      timeouts++;
+      hung.add(key);
+      console.error(`analyze timed out (${key}, ${lines.length} lines): indentation fallback`);
+    }
     return analyzeByIndent(lines, lang);
   }
 }
@@ -121,10 +132,13 @@ if (opt('fixture')) {
 const work = opt('work', '/work/ctxprune-train');
 const maxLines = Number(opt('max-lines', '640'));
 const negShare = Number(opt('neg', '0.12'));
-const [shardI, shardK] = (opt('shard', '0/1')).split('/').map(Number);
+const [shardI, shardK] = opt('shard', '0/1').split('/').map(Number);
 const splits = JSON.parse(opt('splits', '{}'));
 const input = opt('input', 'commits');
-const files = fs.readdirSync(path.join(work, input)).filter((f) => f.endsWith('.jsonl')).sort()
+const files = fs
+  .readdirSync(path.join(work, input))
+  .filter((f) => f.endsWith('.jsonl'))
+  .sort()
   .filter((_, i) => i % shardK === shardI);
 const outDir = path.join(work, 'dataset', input === 'commits' ? `shard${shardI}` : `${input}-shard${shardI}`);
 fs.mkdirSync(outDir, { recursive: true });
@@ -135,7 +149,11 @@ let offset = 0;
 const t0 = Date.now();
 
 for (const file of files) {
-  const rows = fs.readFileSync(path.join(work, input, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const rows = fs
+    .readFileSync(path.join(work, input, file), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   const rand = mulberry32(1234 + file.length * 7919 + rows.length);
   let count = 0;
   for (let r = 0; r < rows.length; r++) {
@@ -149,14 +167,21 @@ for (const file of files) {
     }
     for (const job of jobs) {
       let ex;
-      try { ex = await example(job.query, c.file_text, c.language, job.gold, job.doc, `${c.repo}:${c.path}`); } catch (e) { console.error(`skip ${c.repo} ${c.commit}: ${e instanceof Error ? e.message : String(e)}`); continue; }
+      try {
+        ex = await example(job.query, c.file_text, c.language, job.gold, job.doc, `${c.repo}:${c.path}`);
+      } catch (e) {
+        console.error(`skip ${c.repo} ${c.commit}: ${e instanceof Error ? e.message : String(e)}`);
+        continue;
+      }
       const n = ex.lines.length;
-      let lo = 0, hi = n;
+      let lo = 0,
+        hi = n;
       if (n > maxLines) {
         const gold = job.gold.map((g) => g - 1).filter((g) => g >= 0 && g < n);
         const gMin = gold.length ? Math.min(...gold) : Math.floor(rand() * n);
         const gMax = gold.length ? Math.max(...gold) : gMin;
-        const slackLo = Math.max(0, gMax - maxLines + 1), slackHi = Math.min(gMin, n - maxLines);
+        const slackLo = Math.max(0, gMax - maxLines + 1),
+          slackHi = Math.min(gMin, n - maxLines);
         lo = slackHi >= slackLo ? slackLo + Math.floor(rand() * (slackHi - slackLo + 1)) : Math.max(0, Math.min(gMin, n - maxLines));
         hi = lo + maxLines;
       }
@@ -170,17 +195,31 @@ for (const file of files) {
         y[3 * t + 2] = ex.lab.dependency[lo + t];
       }
       fs.writeSync(fy, y);
-      fi.write(JSON.stringify({
-        repo: c.repo, split: splits[c.repo] ?? 'train', commit: c.commit, path: c.path, language: c.language,
-        offset, n: m, full_n: n, crop: lo, doc: job.doc, neg: job.neg, kind: c.kind ?? 'commit',
-      }) + '\n');
+      fi.write(
+        JSON.stringify({
+          repo: c.repo,
+          split: splits[c.repo] ?? 'train',
+          commit: c.commit,
+          path: c.path,
+          language: c.language,
+          offset,
+          n: m,
+          full_n: n,
+          crop: lo,
+          doc: job.doc,
+          neg: job.neg,
+          kind: c.kind ?? 'commit',
+        }) + '\n',
+      );
       offset += m;
       count++;
     }
   }
   console.error(`${file}: ${count} examples, ${offset} rows, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
-fs.closeSync(fx); fs.closeSync(fy); fi.end();
+fs.closeSync(fx);
+fs.closeSync(fy);
+fi.end();
 if (worker) await worker.terminate();
 console.error(`analyze timeouts: ${timeouts}`);
 if (hung.size) fs.appendFileSync(path.join(work, 'hung_paths.txt'), [...hung].map((k) => k + '\n').join(''));

@@ -21,7 +21,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const { semanticTerms } = await import(path.join(here, '..', 'packages', 'core', 'dist', 'features', 'semantic.js'));
 
 const args = process.argv.slice(2);
-const opt = (name, dflt) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : dflt; };
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : dflt;
+};
 const work = opt('work', '/work/ctxprune-train');
 const V = Number(opt('vocab', '20000'));
 const W_EDIT = Number(opt('w-edit', '4'));
@@ -72,7 +75,11 @@ for (const u of units()) {
   for (const t of semanticTerms(u.query)) bump(t);
   if (u.lines) for (const l of u.lines) for (const t of semanticTerms(l)) bump(t);
 }
-const vocab = [...freq.entries()].filter(([, c]) => c >= MIN_COUNT).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, V).map(([t]) => t);
+const vocab = [...freq.entries()]
+  .filter(([, c]) => c >= MIN_COUNT)
+  .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+  .slice(0, V)
+  .map(([t]) => t);
 const id = new Map(vocab.map((t, i) => [t, i]));
 const n = vocab.length;
 console.error(`${nEx} examples from ${train.size} training repositories; vocabulary ${n} terms`);
@@ -81,14 +88,27 @@ console.error(`${nEx} examples from ${train.size} training repositories; vocabul
 const counts = new Float32Array(n * n);
 const idsOf = (/** @type {string} */ text) => {
   const s = new Set();
-  for (const t of semanticTerms(text)) { const i = id.get(t); if (i !== undefined) s.add(i); if (s.size >= MAX_SET) break; }
+  for (const t of semanticTerms(text)) {
+    const i = id.get(t);
+    if (i !== undefined) s.add(i);
+    if (s.size >= MAX_SET) break;
+  }
   return [...s];
 };
 const cross = (/** @type {number[]} */ a, /** @type {number[]} */ b, /** @type {number} */ w) => {
-  for (const i of a) for (const j of b) if (i !== j) { counts[i * n + j] += w; counts[j * n + i] += w; }
+  for (const i of a)
+    for (const j of b)
+      if (i !== j) {
+        counts[i * n + j] += w;
+        counts[j * n + i] += w;
+      }
 };
 const within = (/** @type {number[]} */ a, /** @type {number} */ w) => {
-  for (let x = 0; x < a.length; x++) for (let y = x + 1; y < a.length; y++) { counts[a[x] * n + a[y]] += w; counts[a[y] * n + a[x]] += w; }
+  for (let x = 0; x < a.length; x++)
+    for (let y = x + 1; y < a.length; y++) {
+      counts[a[x] * n + a[y]] += w;
+      counts[a[y] * n + a[x]] += w;
+    }
 };
 for (const u of units()) {
   const q = idsOf(u.query);

@@ -22,7 +22,10 @@ const { prune } = await import(path.join(dist, 'prune', 'pipeline.js'));
 const { loadDefaultTokenCounter } = await import(path.join(dist, 'text', 'tokens.js'));
 
 const args = process.argv.slice(2);
-const opt = (k, d) => { const i = args.indexOf(`--${k}`); return i >= 0 ? args[i + 1] : d; };
+const opt = (k, d) => {
+  const i = args.indexOf(`--${k}`);
+  return i >= 0 ? args[i + 1] : d;
+};
 const runs = Number(opt('runs', '20'));
 let text, query, language;
 const casesPath = opt('cases', null);
@@ -43,7 +46,10 @@ if (casesPath) {
   ({ query, language } = fx);
 }
 const lines = splitLines(text);
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
 
 const t0 = performance.now();
 const neural = await NeuralScorer.load({ backend: 'wasm' });
@@ -53,7 +59,10 @@ const counter = await loadDefaultTokenCounter();
 const tokens = counter.count(text);
 const lexical = new LexicalScorer();
 for (let i = 0; i < 3; i++) await neural.score({ query, lines, structure: st, language });
-const score = [], scoreLex = [], pruneN = [], pruneL = [];
+const score = [],
+  scoreLex = [],
+  pruneN = [],
+  pruneL = [];
 for (let i = 0; i < runs; i++) {
   let t = performance.now();
   await neural.score({ query, lines, structure: st, language });
@@ -69,7 +78,10 @@ for (let i = 0; i < runs; i++) {
   pruneL.push(performance.now() - t);
 }
 const r = {
-  lines: lines.length, tokens, runs, backend: neural.backend,
+  lines: lines.length,
+  tokens,
+  runs,
+  backend: neural.backend,
   model_load_ms: +loadMs.toFixed(1),
   neural_score_ms_median: +median(score).toFixed(1),
   lexical_score_ms_median: +median(scoreLex).toFixed(1),

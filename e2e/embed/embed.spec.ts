@@ -25,13 +25,38 @@ const run = (cmd: string, args: string[], cwd: string, timeout = 300_000) =>
 
 const MAIN_JS = `import { configure, createPruner, prune, resolveScorer } from '@ctxprune/core';
 
-const SOURCE = ${JSON.stringify([
-  'import time', '', '', 'class Limiter:', '    def __init__(self, rate):', '        self.rate = rate',
-  '        self.updated = time.monotonic()', '', '    def describe(self):', '        return f"Limiter({self.rate})"', '',
-  '    def log(self, logger):', '        logger.info("rate=%s", self.rate)', '        logger.info("updated=%s", self.updated)', '', '',
-  'def parse_retry_after(value):', '    """Seconds to wait from a Retry-After header."""', '    try:', '        seconds = float(value)',
-  '    except ValueError:', '        seconds = 0', '    return max(0, seconds)', '', '', 'def format_rate(rate):', '    return f"{rate:.2f}/s"', '',
-].join('\n'))};
+const SOURCE = ${JSON.stringify(
+  [
+    'import time',
+    '',
+    '',
+    'class Limiter:',
+    '    def __init__(self, rate):',
+    '        self.rate = rate',
+    '        self.updated = time.monotonic()',
+    '',
+    '    def describe(self):',
+    '        return f"Limiter({self.rate})"',
+    '',
+    '    def log(self, logger):',
+    '        logger.info("rate=%s", self.rate)',
+    '        logger.info("updated=%s", self.updated)',
+    '',
+    '',
+    'def parse_retry_after(value):',
+    '    """Seconds to wait from a Retry-After header."""',
+    '    try:',
+    '        seconds = float(value)',
+    '    except ValueError:',
+    '        seconds = 0',
+    '    return max(0, seconds)',
+    '',
+    '',
+    'def format_rate(rate):',
+    '    return f"{rate:.2f}/s"',
+    '',
+  ].join('\n'),
+)};
 const GO = 'package main\\n\\nimport "fmt"\\n\\nfunc retryAfter(v string) int {\\n\\treturn 0\\n}\\n\\nfunc main() {\\n\\tfmt.Println(retryAfter("1"))\\n}\\n';
 const query = 'how is the Retry-After header parsed?';
 const pick = (r) => ({ text: r.text, keptLines: r.keptLines, stats: { scorer: r.stats.scorer, backend: r.stats.backend, language: r.stats.language, syntax: r.stats.syntax, repair: r.stats.repair, degraded: r.stats.degraded, totalLines: r.stats.totalLines } });
@@ -67,10 +92,19 @@ test.describe('embedding the packed package in a Vite app', () => {
     const app = join(dir, 'app');
     cpSync(join(repo, 'e2e/embed/app'), app, { recursive: true });
     writeFileSync(join(app, 'main.js'), MAIN_JS);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({
-      name: 'ctxprune-embed-scratch', private: true, type: 'module',
-      dependencies: { '@ctxprune/core': `file:../${tgz}` },
-    }, null, 2));
+    writeFileSync(
+      join(app, 'package.json'),
+      JSON.stringify(
+        {
+          name: 'ctxprune-embed-scratch',
+          private: true,
+          type: 'module',
+          dependencies: { '@ctxprune/core': `file:../${tgz}` },
+        },
+        null,
+        2,
+      ),
+    );
     // From the local npm cache when it has everything, else the registry.
     try {
       run('npm', ['install', '--offline', '--ignore-scripts'], app);
@@ -84,7 +118,9 @@ test.describe('embedding the packed package in a Vite app', () => {
     for (let i = 0; ; i++) {
       try {
         if ((await fetch(BASE)).ok) break;
-      } catch { /* not up yet */ }
+      } catch {
+        /* not up yet */
+      }
       if (i > 150) throw new Error('vite preview did not start');
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -104,7 +140,12 @@ test.describe('embedding the packed package in a Vite app', () => {
     await page.goto(BASE);
     await expect(page.locator('#out')).toHaveText('ready');
 
-    type Out = { text: string; keptLines: number[]; stats: { scorer: string; backend: string; language: string; syntax: string; repair: string; totalLines: number }; engine?: { scorer: string; note: string | null } };
+    type Out = {
+      text: string;
+      keptLines: number[];
+      stats: { scorer: string; backend: string; language: string; syntax: string; repair: string; totalLines: number };
+      engine?: { scorer: string; note: string | null };
+    };
     const lexical = await page.evaluate(() => (window as unknown as { ctxprune: { lexical(): Promise<Out> } }).ctxprune.lexical());
     expect(lexical.stats.language).toBe('python');
     expect(lexical.stats.syntax).toBe('tree-sitter');

@@ -68,14 +68,7 @@ export function App() {
         </p>
       </header>
       {TABS.map((t) => (
-        <div
-          key={t.id}
-          role="tabpanel"
-          id={`panel-${t.id}`}
-          aria-labelledby={`tab-${t.id}`}
-          hidden={tab !== t.id}
-          className="tabpanel"
-        >
+        <div key={t.id} role="tabpanel" id={`panel-${t.id}`} aria-labelledby={`tab-${t.id}`} hidden={tab !== t.id} className="tabpanel">
           {visited.has(t.id) && t.id === 'pruning' && <PruningView active={tab === 'pruning'} />}
           {visited.has(t.id) && t.id === 'cards' && <CardsView active={tab === 'cards'} />}
           {visited.has(t.id) && t.id === 'compaction' && <CompactionView active={tab === 'compaction'} />}

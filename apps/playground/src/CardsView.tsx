@@ -69,12 +69,21 @@ export function CardsView({ active }: { active: boolean }) {
             value={params.selector}
             onChange={(selector) => set({ selector })}
             label={(s) => (s === 'mig' ? 'MIG' : 'Reference')}
-            title={(s) => (s === 'mig' ? 'MIG: relevance − redundancy, group allocation, then greedy' : 'Reference packer: score thresholds, redundancy and conflicts, up to the unit cap')}
+            title={(s) =>
+              s === 'mig'
+                ? 'MIG: relevance − redundancy, group allocation, then greedy'
+                : 'Reference packer: score thresholds, redundancy and conflicts, up to the unit cap'
+            }
             testIdPrefix="selector"
           />
           <label className="field">
             <span>Compression</span>
-            <select value={params.mode} onChange={(e) => set({ mode: e.target.value as CardsParams['mode'] })} aria-label="Compression mode" data-testid="cards-mode">
+            <select
+              value={params.mode}
+              onChange={(e) => set({ mode: e.target.value as CardsParams['mode'] })}
+              aria-label="Compression mode"
+              data-testid="cards-mode"
+            >
               {MODES.map((m) => (
                 <option key={m} value={m}>
                   {MODE_LABELS[m]}
@@ -163,14 +172,30 @@ export function CardsView({ active }: { active: boolean }) {
               <thead>
                 <tr>
                   <th scope="col">Unit</th>
-                  <th scope="col" title="Retrieval route">via</th>
-                  <th scope="col" title="action shift">shift</th>
-                  <th scope="col" title="necessity">need</th>
-                  <th scope="col" title="expected outcome uplift">uplift</th>
-                  <th scope="col" title="negative-transfer risk">risk</th>
-                  <th scope="col" title="min(1, tokens/1000 + 0.2·risk)">cost</th>
-                  <th scope="col" title="utility (stale penalty / expansion applied)">score</th>
-                  <th scope="col" title="tokens it costs in this mode">tok</th>
+                  <th scope="col" title="Retrieval route">
+                    via
+                  </th>
+                  <th scope="col" title="action shift">
+                    shift
+                  </th>
+                  <th scope="col" title="necessity">
+                    need
+                  </th>
+                  <th scope="col" title="expected outcome uplift">
+                    uplift
+                  </th>
+                  <th scope="col" title="negative-transfer risk">
+                    risk
+                  </th>
+                  <th scope="col" title="min(1, tokens/1000 + 0.2·risk)">
+                    cost
+                  </th>
+                  <th scope="col" title="utility (stale penalty / expansion applied)">
+                    score
+                  </th>
+                  <th scope="col" title="tokens it costs in this mode">
+                    tok
+                  </th>
                   <th scope="col">decision</th>
                 </tr>
               </thead>
@@ -189,7 +214,9 @@ export function CardsView({ active }: { active: boolean }) {
                     <td>{f2(r.cost)}</td>
                     <td className="score">{f2(r.score)}</td>
                     <td>{r.packCost}</td>
-                    <td className={`dec d-${r.decision}`}>{r.selected ? 'selected' : r.decision === 'selected' ? 'dropped (budget)' : DECISION_LABELS[r.decision]}</td>
+                    <td className={`dec d-${r.decision}`}>
+                      {r.selected ? 'selected' : r.decision === 'selected' ? 'dropped (budget)' : DECISION_LABELS[r.decision]}
+                    </td>
                   </tr>
                 ))}
               </tbody>

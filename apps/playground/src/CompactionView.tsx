@@ -89,9 +89,15 @@ export function CompactionView({ active }: { active: boolean }) {
             <div className="stat">
               <span className="k">Tokens</span>
               <span className="v" data-testid="cmp-tokens">
-                <span data-testid="cmp-tokens-before">{v.tokensBefore}</span> → <span className="accent" data-testid="cmp-tokens-after">{v.tokensAfter}</span>
+                <span data-testid="cmp-tokens-before">{v.tokensBefore}</span> →{' '}
+                <span className="accent" data-testid="cmp-tokens-after">
+                  {v.tokensAfter}
+                </span>
               </span>
-              <span className="u">budget {v.budget}{v.overBudget ? ' · over budget' : ''}</span>
+              <span className="u">
+                budget {v.budget}
+                {v.overBudget ? ' · over budget' : ''}
+              </span>
             </div>
             <div className="stat">
               <span className="k">Messages</span>
@@ -199,7 +205,9 @@ function MessageItem({ m, opened, onOpen }: { m: MessageRow; opened: string | nu
           {m.blocks.map((b) => (
             <li key={b.id} className={b.selected ? 'in' : 'out'} data-testid="block-row" data-block-id={b.id}>
               <span className="bid">#{b.id.split('#')[1]}</span>
-              <span className="muted">L{b.lines[0]}–{b.lines[1]}</span>
+              <span className="muted">
+                L{b.lines[0]}–{b.lines[1]}
+              </span>
               <span>rel {f2(b.relevance)}</span>
               <span>red {f2(b.redundancy)}</span>
               <span>MIG {f2(b.mig)}</span>

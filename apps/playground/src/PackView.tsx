@@ -74,8 +74,16 @@ export function PackView({ active }: { active: boolean }) {
       setStatus((s) => (s === 'starting' ? s : 'running'));
       void send(params).then((reply) => {
         if (my !== mine.current) return;
-        if (reply.ok) { setView(reply.view); setError(null); setStatus('done'); setSeq((n) => n + 1); }
-        else if (!reply.superseded) { setError(reply.error.message); setStatus('error'); setSeq((n) => n + 1); }
+        if (reply.ok) {
+          setView(reply.view);
+          setError(null);
+          setStatus('done');
+          setSeq((n) => n + 1);
+        } else if (!reply.superseded) {
+          setError(reply.error.message);
+          setStatus('error');
+          setSeq((n) => n + 1);
+        }
       });
     }, 200);
     return () => clearTimeout(t);
@@ -105,7 +113,9 @@ export function PackView({ active }: { active: boolean }) {
               <thead>
                 <tr>
                   <th scope="col">File</th>
-                  <th scope="col" title="share of the relevance prior">prior</th>
+                  <th scope="col" title="share of the relevance prior">
+                    prior
+                  </th>
                   <th scope="col">kept / total lines</th>
                   <th scope="col">tok</th>
                 </tr>
@@ -125,7 +135,7 @@ export function PackView({ active }: { active: boolean }) {
           <p className="sample-info" data-testid="pack-summary">
             {view
               ? `${view.tokens} / ${view.budget} tokens (o200k) · ${view.files.length} files · ${view.map} signatures · ${view.excluded} test file${view.excluded === 1 ? '' : 's'} left out · ${view.ms.toFixed(0)} ms`
-              : error ?? 'Packing…'}
+              : (error ?? 'Packing…')}
             {view?.degraded.length ? ` · ${view.degraded.join('; ')}` : ''}
           </p>
           <p className="sample-info">

@@ -30,7 +30,7 @@ interface RunState {
 
 function initialState(): ViewState {
   const fromUrl = readUrlState(window.location.search);
-  const sample = fromUrl.code != null ? null : (findSample(fromUrl.sample) ?? (fromUrl.sample === undefined ? DEFAULT_SAMPLE : null)) ?? DEFAULT_SAMPLE;
+  const sample = fromUrl.code != null ? null : (findSample(fromUrl.sample) ?? (fromUrl.sample === undefined ? DEFAULT_SAMPLE : null) ?? DEFAULT_SAMPLE);
   return {
     sample: sample?.id ?? null,
     code: fromUrl.code ?? sample?.code ?? '',
@@ -83,7 +83,10 @@ export function PruningView({ active }: { active: boolean }) {
    * Models replaced by newer ones are disposed later: a diff computation may still be running on
    * them, and disposing a model under it rejects ("no diff result available").
    */
-  const retire = (m: editor.ITextModel) => window.setTimeout(() => { if (!m.isDisposed()) m.dispose(); }, 15_000);
+  const retire = (m: editor.ITextModel) =>
+    window.setTimeout(() => {
+      if (!m.isDisposed()) m.dispose();
+    }, 15_000);
   const stateRef = useRef(state);
   // Not during render (React may render and discard); layout effects run before the effects that read it.
   useLayoutEffect(() => {
@@ -185,7 +188,9 @@ export function PruningView({ active }: { active: boolean }) {
     // Any scrolling or keyboard work in the editors by the user ends the automatic scrolling.
     const wrap = wrapRef.current;
     if (wrap) {
-      const stop = () => { autoScroll.current = false; };
+      const stop = () => {
+        autoScroll.current = false;
+      };
       wrap.addEventListener('wheel', stop, { passive: true });
       wrap.addEventListener('touchmove', stop, { passive: true });
       wrap.addEventListener('keydown', stop);
@@ -230,12 +235,18 @@ export function PruningView({ active }: { active: boolean }) {
     // their semantic scores), from its first line.
     let start = 0;
     let bestWeight = -1;
-    for (let i = 0; i < r.lines.length; ) {
-      if (!r.lines[i].kept) { i++; continue; }
+    for (let i = 0; i < r.lines.length;) {
+      if (!r.lines[i].kept) {
+        i++;
+        continue;
+      }
       let j = i;
       let weight = 0;
       for (; j < r.lines.length && r.lines[j].kept; j++) if (r.lines[j].reason === 'evidence') weight += r.lines[j].semantic;
-      if (weight > bestWeight) { bestWeight = weight; start = r.lines[i].line; }
+      if (weight > bestWeight) {
+        bestWeight = weight;
+        start = r.lines[i].line;
+      }
       i = j;
     }
     const first = start > 0 ? r.lines[start - 1] : undefined;
@@ -279,9 +290,7 @@ export function PruningView({ active }: { active: boolean }) {
         revealEvidence();
       }
     }
-    decoRef.current?.set(
-      run.result && !outOfDate && !stale ? heatmapDecorations(run.result.lines, state.layer, original, scale ?? undefined, why) : [],
-    );
+    decoRef.current?.set(run.result && !outOfDate && !stale ? heatmapDecorations(run.result.lines, state.layer, original, scale ?? undefined, why) : []);
   }, [run, state.layer, scale, outOfDate, stale, why]);
 
   useEffect(applyResult, [applyResult]);
@@ -380,11 +389,7 @@ export function PruningView({ active }: { active: boolean }) {
         <div className="row">
           <label className="field">
             <span>Sample</span>
-            <select
-              value={state.sample ?? ''}
-              onChange={(e) => chooseSample(e.target.value)}
-              aria-label="Sample code"
-            >
+            <select value={state.sample ?? ''} onChange={(e) => chooseSample(e.target.value)} aria-label="Sample code">
               {state.sample === null && <option value="">Your code{state.fileName ? ` (${state.fileName})` : ''}</option>}
               {SAMPLES.map((s) => (
                 <option key={s.id} value={s.id}>
@@ -410,12 +415,7 @@ export function PruningView({ active }: { active: boolean }) {
           />
           <label className="field">
             <span>Language</span>
-            <select
-              value={state.language}
-              onChange={(e) => setState((s) => ({ ...s, language: e.target.value }))}
-              aria-label="Language"
-              data-testid="language"
-            >
+            <select value={state.language} onChange={(e) => setState((s) => ({ ...s, language: e.target.value }))} aria-label="Language" data-testid="language">
               <option value="auto">Auto-detect{detected ? ` (${LANGUAGE_LABELS[detected]})` : ' (not recognised)'}</option>
               {LANGUAGES.map((l) => (
                 <option key={l} value={l}>
@@ -626,7 +626,8 @@ export function PruningView({ active }: { active: boolean }) {
 
       <footer className="footer">
         <span>
-          <kbd>Ctrl</kbd>+<kbd>Enter</kbd> run now · <kbd>Tab</kbd> moves between controls and editors (<kbd>Ctrl</kbd>+<kbd>M</kbd> in an editor: Tab indents) · hover a line for its scores
+          <kbd>Ctrl</kbd>+<kbd>Enter</kbd> run now · <kbd>Tab</kbd> moves between controls and editors (<kbd>Ctrl</kbd>+<kbd>M</kbd> in an editor: Tab indents)
+          · hover a line for its scores
         </span>
         <span className="toast" role="status" aria-live="polite">
           {toast}

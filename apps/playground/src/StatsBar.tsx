@@ -61,14 +61,8 @@ export function StatsBar({ run, busy, caps, requested, download }: Props) {
               .map((p) => (
                 <li key={`${p.what}:${p.name ?? ''}`} data-testid={p.what === 'model' ? 'model-progress' : `load-${p.what}`}>
                   <span>{loadLabel(p)}</span>
-                  <progress
-                    max={p.total ?? undefined}
-                    value={p.total ? p.loaded : undefined}
-                    aria-label={`${loadLabel(p)} download`}
-                  />
-                  <span className="u">
-                    {p.total ? `${size(p.loaded)} / ${size(p.total)}` : p.loaded > 1 ? size(p.loaded) : 'loading…'}
-                  </span>
+                  <progress max={p.total ?? undefined} value={p.total ? p.loaded : undefined} aria-label={`${loadLabel(p)} download`} />
+                  <span className="u">{p.total ? `${size(p.loaded)} / ${size(p.total)}` : p.loaded > 1 ? size(p.loaded) : 'loading…'}</span>
                 </li>
               ))}
           </ul>
@@ -79,9 +73,7 @@ export function StatsBar({ run, busy, caps, requested, download }: Props) {
           No result for this input: see the message on the right.
         </div>
       )}
-      {!s && run.status === 'cancelled' && (
-        <div className="stat wide">Cancelled. Change anything, or press Run, to prune again.</div>
-      )}
+      {!s && run.status === 'cancelled' && <div className="stat wide">Cancelled. Change anything, or press Run, to prune again.</div>}
       {s && (
         <>
           <div className="stat">
@@ -129,7 +121,11 @@ export function StatsBar({ run, busy, caps, requested, download }: Props) {
                 .join(' · ')}
             </span>
             {r.engine.loadMs > 0 && (
-              <span className="u" data-testid="load-time" title="Waiting for one-time loads (model, runtime, tokenizer, grammar) before this prune; not in the time above">
+              <span
+                className="u"
+                data-testid="load-time"
+                title="Waiting for one-time loads (model, runtime, tokenizer, grammar) before this prune; not in the time above"
+              >
                 + first load {ms(r.engine.loadMs)} ms
               </span>
             )}

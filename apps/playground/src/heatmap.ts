@@ -142,14 +142,13 @@ const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '–');
 
 /** The hover: why the line was kept (the line it was kept for) before its scores. */
 export function hoverMarkdown(li: LineInfo, why?: string): string {
-  const head = li.kept && li.reason
-    ? `**Line ${li.line} — kept: ${why ?? REASON_TEXT[li.reason]}**`
-    : `**Line ${li.line} — pruned**`;
-  const note = li.kept && li.reason === 'repair'
-    ? '\n\nKept by the repair whatever its own scores, which are:'
-    : li.kept && li.reason === 'dependency' && why
-      ? '\n\nKept as what a kept line needs; its own scores:'
-      : '';
+  const head = li.kept && li.reason ? `**Line ${li.line} — kept: ${why ?? REASON_TEXT[li.reason]}**` : `**Line ${li.line} — pruned**`;
+  const note =
+    li.kept && li.reason === 'repair'
+      ? '\n\nKept by the repair whatever its own scores, which are:'
+      : li.kept && li.reason === 'dependency' && why
+        ? '\n\nKept as what a kept line needs; its own scores:'
+        : '';
   return (
     `${head}${note}\n\n` +
     `| semantic | dependency | gate | keep |\n|---:|---:|---:|---:|\n` +
@@ -179,8 +178,7 @@ export function heatmapDecorations(
         linesDecorationsClassName: li.kept && li.reason ? `keep-mark keep-${li.reason}` : 'keep-mark keep-none',
         inlineClassName: li.kept ? undefined : 'pruned-text',
         hoverMessage: { value: hoverMarkdown(li, why.get(li.line)) },
-        overviewRuler:
-          li.kept && li.reason ? { color: REASON_COLOR[li.reason], position: 1 /* Left */ } : undefined,
+        overviewRuler: li.kept && li.reason ? { color: REASON_COLOR[li.reason], position: 1 /* Left */ } : undefined,
       },
     });
   }

@@ -44,7 +44,14 @@ export interface BudgetRange {
 }
 
 /** A token budget on a slider, its value beside it. `testId` names the slider; `${testId}-value` the value. */
-export function BudgetSlider({ value, shown = value, range, onChange, label, testId }: {
+export function BudgetSlider({
+  value,
+  shown = value,
+  range,
+  onChange,
+  label,
+  testId,
+}: {
   value: number;
   /** The value the slider shows, when the budget may be outside the range (e.g. over the transcript's length). */
   shown?: number;
@@ -75,7 +82,16 @@ export function BudgetSlider({ value, shown = value, range, onChange, label, tes
 }
 
 /** One of a few options as a segmented radio group; each radio's test id is `${testIdPrefix}-${option}`. */
-export function Segmented<T extends string>({ legend, name, options, value, onChange, label, title, testIdPrefix }: {
+export function Segmented<T extends string>({
+  legend,
+  name,
+  options,
+  value,
+  onChange,
+  label,
+  title,
+  testIdPrefix,
+}: {
   legend: string;
   name: string;
   options: readonly T[];

@@ -53,5 +53,7 @@ export function getPruner(): PrunerClient {
  * builds its editors.
  */
 export function startPruner(): void {
-  void getPruner().capabilities().catch(() => undefined);
+  void getPruner()
+    .capabilities()
+    .catch(() => undefined);
 }

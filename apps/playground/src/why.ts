@@ -16,12 +16,32 @@ const CLOSER = /^\s*([)\]}]+[;,)]*|end|fi|done|esac)\s*$/;
 export function definedNames(line: string): string[] {
   const s = line.trim();
   let m = /^from\s+[\w.]+\s+import\s+\(?([^)#]*)/.exec(s);
-  if (m) return m[1].split(',').map((x) => x.trim().split(/\s+as\s+/).pop()!.trim()).filter(Boolean);
+  if (m)
+    return m[1]
+      .split(',')
+      .map((x) =>
+        x
+          .trim()
+          .split(/\s+as\s+/)
+          .pop()!
+          .trim(),
+      )
+      .filter(Boolean);
   m = /^import\s+([\w.]+)(?:\s+as\s+(\w+))?\s*$/.exec(s);
   if (m) return [m[2] ?? m[1].split('.')[0]];
   m = /^import\s+(?:type\s+)?(?:(\w+)\s*,?\s*)?(?:\{([^}]*)\})?(?:\*\s+as\s+(\w+))?\s*from\b/.exec(s);
   if (m) {
-    const names = [m[1], m[3], ...(m[2] ?? '').split(',').map((x) => x.trim().split(/\s+as\s+/).pop()!.trim())];
+    const names = [
+      m[1],
+      m[3],
+      ...(m[2] ?? '').split(',').map((x) =>
+        x
+          .trim()
+          .split(/\s+as\s+/)
+          .pop()!
+          .trim(),
+      ),
+    ];
     return names.filter((x): x is string => !!x);
   }
   m = /^(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:def|class|function\*?|interface|type|enum|struct|fn|func)\s+([A-Za-z_$][\w$]*)/.exec(s);
@@ -50,13 +70,20 @@ export function keptFor(lines: readonly LineInfo[], code: readonly string[]): Ma
       for (const e of [...evidence, ...kept]) {
         if (e === n) continue;
         const hit = names.find((x) => new RegExp(`(^|[^\\w$])${x.replace(/\$/g, '\\$')}([^\\w$]|$)`).test(text(e)));
-        if (hit) { user = e; name = hit; break; }
+        if (hit) {
+          user = e;
+          name = hit;
+          break;
+        }
       }
       out.set(n, user !== null ? `dependency of line ${user} (it uses \`${name}\`)` : 'dependency: an import, header or definition the kept code needs');
       continue;
     }
     // repair
-    if (blank(s)) { out.set(n, 'repair: a blank line between kept lines'); continue; }
+    if (blank(s)) {
+      out.set(n, 'repair: a blank line between kept lines');
+      continue;
+    }
     const ind = indent(s);
     const after = kept.find((k) => k > n);
     const before = [...kept].reverse().find((k) => k < n);
@@ -66,7 +93,10 @@ export function keptFor(lines: readonly LineInfo[], code: readonly string[]): Ma
       out.set(n, `repair for line ${after}: the header of the block it is in, so the pruned code still parses`);
     } else {
       const near = after !== undefined && (before === undefined || after - n <= n - before) ? after : before;
-      out.set(n, near !== undefined ? `repair for line ${near}: keeps its statement whole, so the pruned code still parses` : 'repair: so the pruned code still parses');
+      out.set(
+        n,
+        near !== undefined ? `repair for line ${near}: keeps its statement whole, so the pruned code still parses` : 'repair: so the pruned code still parses',
+      );
     }
   }
   return out;

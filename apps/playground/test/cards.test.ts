@@ -43,7 +43,12 @@ describe('cards read like a person wrote them', { timeout: 60_000 }, () => {
   });
   it('helpers', () => {
     const sym: ContextUnit = {
-      id: 'symbol:a.py#Invoice.total', type: 'symbol', source: 'a.py', title: 'Invoice.total', tokens: 10, confidence: 1,
+      id: 'symbol:a.py#Invoice.total',
+      type: 'symbol',
+      source: 'a.py',
+      title: 'Invoice.total',
+      tokens: 10,
+      confidence: 1,
       span: { startLine: 3, endLine: 6 },
       content: 'def total(self):\n    """Sum of the lines, in cents, rounded once.\n\n    More.\n    """\n    return sum(self.lines)',
     };
@@ -51,10 +56,21 @@ describe('cards read like a person wrote them', { timeout: 60_000 }, () => {
     expect(firstDocLine('/**\n * Parse a header.\n */\nfunction f() {}')).toBe('Parse a header.');
     expect(firstDocLine('// Keeps the cache warm.\nfunction g() {}')).toBe('Keeps the cache warm.');
     expect(unitHeading(sym)).toBe('Invoice.total: Sum of the lines, in cents, rounded once.');
-    const failure: ContextUnit = { id: 'failure:0', type: 'failure', source: 'failure', tokens: 5, confidence: 1, content: 'Rounding each line failed the ledger test. It drifted.' };
+    const failure: ContextUnit = {
+      id: 'failure:0',
+      type: 'failure',
+      source: 'failure',
+      tokens: 5,
+      confidence: 1,
+      content: 'Rounding each line failed the ledger test. It drifted.',
+    };
     expect(unitHeading(failure)).toBe('Rounding each line failed the ledger test.');
     expect(renderRawUnit(failure).split('\n')[0]).toBe('# failure Rounding each line failed the ledger test.');
-    expect(sharedTaskWords({ query: 'url_for raises BuildError for a url with a dot' }, { ...sym, content: 'def url_for(endpoint):\n    raise BuildError(endpoint)' }))
-      .toEqual(['url_for', 'BuildError']);
+    expect(
+      sharedTaskWords(
+        { query: 'url_for raises BuildError for a url with a dot' },
+        { ...sym, content: 'def url_for(endpoint):\n    raise BuildError(endpoint)' },
+      ),
+    ).toEqual(['url_for', 'BuildError']);
   });
 });

@@ -18,11 +18,27 @@ const CODE = [
   '}', //                                   11 repair (closer)
 ];
 const info = (line: number, reason: LineInfo['reason'], extra: Partial<LineInfo> = {}): LineInfo => ({
-  line, kept: reason !== null, reason, semantic: 0.1, dependency: 0.2, gate: 0.9, keep: 0.09, ...extra,
+  line,
+  kept: reason !== null,
+  reason,
+  semantic: 0.1,
+  dependency: 0.2,
+  gate: 0.9,
+  keep: 0.09,
+  ...extra,
 });
 const LINES: LineInfo[] = [
-  info(1, 'dependency'), info(2, null), info(3, null), info(4, 'repair'), info(5, 'repair'), info(6, null),
-  info(7, 'evidence'), info(8, null), info(9, 'repair'), info(10, 'evidence'), info(11, 'repair'),
+  info(1, 'dependency'),
+  info(2, null),
+  info(3, null),
+  info(4, 'repair'),
+  info(5, 'repair'),
+  info(6, null),
+  info(7, 'evidence'),
+  info(8, null),
+  info(9, 'repair'),
+  info(10, 'evidence'),
+  info(11, 'repair'),
 ];
 
 describe('why a line is kept', () => {

@@ -54,7 +54,12 @@ function typescriptMb() {
   walk(src);
   // Imports only at the top of a module: keep each file's body (its import lines dropped) so the
   // concatenation still parses as one module.
-  const bodies = files.map((t) => t.split('\n').filter((l) => !/^import\s/.test(l)).join('\n'));
+  const bodies = files.map((t) =>
+    t
+      .split('\n')
+      .filter((l) => !/^import\s/.test(l))
+      .join('\n'),
+  );
   const out = [];
   let size = 0;
   for (let k = 0; size < 1_000_000; k++) {
@@ -109,13 +114,19 @@ for (const input of inputs) {
     const start = performance.now();
     const due = start + at;
     const timer = setTimeout(() => ac.abort(), at);
-    const outcome = await prune(input.text, { ...opts, signal: ac.signal }).then(() => 'done', (e) => (e?.code === 'ABORTED' ? 'aborted' : e));
+    const outcome = await prune(input.text, { ...opts, signal: ac.signal }).then(
+      () => 'done',
+      (e) => (e?.code === 'ABORTED' ? 'aborted' : e),
+    );
     const end = performance.now();
     clearTimeout(timer);
     if (outcome !== 'done' && outcome !== 'aborted') throw outcome;
     // A prune that ended before its abort was due is left out; one that ended after it without
     // seeing it counts, with the time it kept the caller waiting.
-    if (end < due) { completed++; continue; }
+    if (end < due) {
+      completed++;
+      continue;
+    }
     if (outcome === 'done') late++;
     latencies.push({ at: Math.round(at), latency: end - due });
   }
@@ -138,9 +149,11 @@ for (const input of inputs) {
   };
   report.push(row);
   if (!json) {
-    console.log(`${row.input}: ${row.chars} chars, ${row.lines} lines, prune ${row.pruneMs} ms (${scorer.name}, ${RATIO}×); ` +
-      `${row.aborted} aborts due at evenly spaced points: latency median ${row.medianMs} ms, p90 ${row.p90Ms} ms, max ${row.maxMs} ms ` +
-      `(abort due at ${row.worstAt} ms); longest stretch without a yield ${row.longestStallMs} ms (${row.longestStallCpuMs} ms CPU)${completed ? `; ${completed} finished before their abort was due` : ''}${late ? `; ${late} finished without seeing it` : ''}`);
+    console.log(
+      `${row.input}: ${row.chars} chars, ${row.lines} lines, prune ${row.pruneMs} ms (${scorer.name}, ${RATIO}×); ` +
+        `${row.aborted} aborts due at evenly spaced points: latency median ${row.medianMs} ms, p90 ${row.p90Ms} ms, max ${row.maxMs} ms ` +
+        `(abort due at ${row.worstAt} ms); longest stretch without a yield ${row.longestStallMs} ms (${row.longestStallCpuMs} ms CPU)${completed ? `; ${completed} finished before their abort was due` : ''}${late ? `; ${late} finished without seeing it` : ''}`,
+    );
   }
 }
 if (json) console.log(JSON.stringify(report, null, 1));

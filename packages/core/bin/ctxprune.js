@@ -9,7 +9,9 @@ process.stdout.on('error', (err) => {
 process.env.CTXPRUNE_ONE_SHOT = '1';
 import('../dist/cli/main.js')
   .then((m) => m.main(process.argv.slice(2)))
-  .then((code) => { process.exitCode = code ?? 0; })
+  .then((code) => {
+    process.exitCode = code ?? 0;
+  })
   .catch((err) => {
     if (err && err.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes('dist')) {
       console.error('ctxprune: the library is not built; run `npm run build` at the repository root.');

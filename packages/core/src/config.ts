@@ -129,5 +129,6 @@ export function assetUrl(path: string): string {
 }
 
 export const isNode: boolean =
-  typeof process !== 'undefined' && !!(process as { versions?: { node?: string } }).versions?.node &&
+  typeof process !== 'undefined' &&
+  !!(process as { versions?: { node?: string } }).versions?.node &&
   typeof (globalThis as { window?: unknown }).window === 'undefined';

@@ -16,8 +16,9 @@ describe('one configuration surface', () => {
   });
 
   it('the CLI edge maps its variables onto configure()', () => {
-    expect(runtimeFromEnvironment({ CTXPRUNE_MODEL: '/m.onnx', CTXPRUNE_NEURAL_TSCALE: '0.25', CTXPRUNE_NEURAL_BLEND: 'x', CTXPRUNE_NEURAL_SPREAD: '' }))
-      .toEqual({ model: '/m.onnx', transitionScale: 0.25 });
+    expect(
+      runtimeFromEnvironment({ CTXPRUNE_MODEL: '/m.onnx', CTXPRUNE_NEURAL_TSCALE: '0.25', CTXPRUNE_NEURAL_BLEND: 'x', CTXPRUNE_NEURAL_SPREAD: '' }),
+    ).toEqual({ model: '/m.onnx', transitionScale: 0.25 });
     configureFromEnvironment({ CTXPRUNE_NEURAL_SEMGATE: '0.5' });
     expect(env.runtime.semanticGate).toBe(0.5);
   });

@@ -41,4 +41,6 @@ async function run(job: Job): Promise<void> {
   }
 }
 
-parentPort!.on('message', (job: Job) => { void run(job); });
+parentPort!.on('message', (job: Job) => {
+  void run(job);
+});

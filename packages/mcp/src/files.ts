@@ -22,7 +22,5 @@ export function binaryReason(buf: Uint8Array): string | null {
  * name a file outside it, and (unlike a symlink) nothing on the link says where the other names are.
  */
 export function hardLinkReason(rel: string, st: Pick<Stats, 'nlink'>): string | null {
-  return st.nlink > 1
-    ? `${rel} has ${st.nlink} hard links; files with more than one are not served (a hard link can reach a file outside the root)`
-    : null;
+  return st.nlink > 1 ? `${rel} has ${st.nlink} hard links; files with more than one are not served (a hard link can reach a file outside the root)` : null;
 }

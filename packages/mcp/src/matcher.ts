@@ -28,7 +28,10 @@ export function makeMatcher(pattern: string): LineMatcher {
       const re = RE2JS.compile(RE2JS.translateRegExp(pattern));
       return { test: (l) => re.test(l), kind: 'regex' };
     } catch (e) {
-      why = `not RE2 syntax: ${(e instanceof Error ? e.message : String(e)).replace(/^error parsing regexp: /, '').split('\n')[0].slice(0, 120)}`;
+      why = `not RE2 syntax: ${(e instanceof Error ? e.message : String(e))
+        .replace(/^error parsing regexp: /, '')
+        .split('\n')[0]
+        .slice(0, 120)}`;
     }
   }
   return { test: (l) => l.includes(pattern), kind: 'literal', why };

@@ -44,7 +44,11 @@ export function registerPackTool(server: McpServer, ctx: PackToolContext): void 
       const budget = tokens ?? 8000;
       try {
         const r = await ctx.pack({
-          root: w.real, task, tokens: budget, lineNumbers: lineNumbers ?? true, includeTests: includeTests ?? false,
+          root: w.real,
+          task,
+          tokens: budget,
+          lineNumbers: lineNumbers ?? true,
+          includeTests: includeTests ?? false,
           read: { maxFiles: ctx.limits.maxFiles, maxFileBytes: ctx.limits.maxFileBytes, maxLinks: 1 },
         });
         const where = w.rel === '.' ? 'the root' : w.rel;
@@ -54,7 +58,11 @@ export function registerPackTool(server: McpServer, ctx: PackToolContext): void 
           `${r.stats.degraded.length ? `; ${r.stats.degraded.join('; ')}` : ''}; paths are relative to ${where}]`;
         const body = r.text || '(nothing fits the budget)';
         const out = `${head}\n${body}`;
-        return text(out.length <= ctx.limits.maxOutputChars ? out : `${out.slice(0, ctx.limits.maxOutputChars)}\n[ctxprune: output cut at ${ctx.limits.maxOutputChars} characters]`);
+        return text(
+          out.length <= ctx.limits.maxOutputChars
+            ? out
+            : `${out.slice(0, ctx.limits.maxOutputChars)}\n[ctxprune: output cut at ${ctx.limits.maxOutputChars} characters]`,
+        );
       } catch (e) {
         return text(`[ctxprune: pack failed (${oneLine(e)}); try locate_files and read_pruned]`);
       }

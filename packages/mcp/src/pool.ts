@@ -10,7 +10,14 @@
  */
 import { Worker } from 'node:worker_threads';
 import {
-  CtxpruneError, OverflowStore, type CompactOptions, type CompactResult, type CtxpruneErrorCode, type Message, type PruneOptions, type PruneResult,
+  CtxpruneError,
+  OverflowStore,
+  type CompactOptions,
+  type CompactResult,
+  type CtxpruneErrorCode,
+  type Message,
+  type PruneOptions,
+  type PruneResult,
 } from '@ctxprune/core';
 import type { packDirectory } from '@ctxprune/core/node';
 
@@ -37,8 +44,17 @@ export interface CorePool {
   close(): Promise<void>;
 }
 
-interface Slot { worker: Worker; busy: boolean; /** Directories this worker packed last (its index cache). */ packed: Set<string> }
-interface Pending { resolve: (v: unknown) => void; reject: (e: Error) => void; timer?: ReturnType<typeof setTimeout>; slot: Slot }
+interface Slot {
+  worker: Worker;
+  busy: boolean;
+  /** Directories this worker packed last (its index cache). */ packed: Set<string>;
+}
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  timer?: ReturnType<typeof setTimeout>;
+  slot: Slot;
+}
 
 export function createCorePool(opts: CorePoolOptions): CorePool {
   const max = Math.max(1, opts.max ?? 4);
@@ -57,7 +73,11 @@ export function createCorePool(opts: CorePoolOptions): CorePool {
     const i = slots.indexOf(slot);
     if (i >= 0) slots.splice(i, 1);
     for (const [id, p] of pending) {
-      if (p.slot === slot) { clearTimeout(p.timer); pending.delete(id); p.reject(why); }
+      if (p.slot === slot) {
+        clearTimeout(p.timer);
+        pending.delete(id);
+        p.reject(why);
+      }
     }
     queue.shift()?.();
   };
@@ -131,7 +151,9 @@ export function createCorePool(opts: CorePoolOptions): CorePool {
       return { ...r, store };
     },
     pack: (options) => call<PackJobResult>({ op: 'pack', options }, options.root),
-    get workers() { return slots.length; },
+    get workers() {
+      return slots.length;
+    },
     async close() {
       closed = true;
       await Promise.all(slots.map((s) => s.worker.terminate()));

@@ -11,8 +11,19 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import {
-  buildFileIndex, compact, compactChat, COMPACTION_STRATEGIES, describeScorer, documentScoreFromScorer, isCtxpruneError, locateFiles, prune,
-  resolveScorer, type Message, type PruneOptions, type Scorer,
+  buildFileIndex,
+  compact,
+  compactChat,
+  COMPACTION_STRATEGIES,
+  describeScorer,
+  documentScoreFromScorer,
+  isCtxpruneError,
+  locateFiles,
+  prune,
+  resolveScorer,
+  type Message,
+  type PruneOptions,
+  type Scorer,
 } from '@ctxprune/core';
 import { packDirectory, readTree } from '@ctxprune/core/node';
 import { describePrune, formatRanges } from '@ctxprune/core/integrations';
@@ -70,7 +81,8 @@ export interface CtxpruneServerOptions {
 }
 
 const text = (t: string, isError = false): CallToolResult => ({ content: [{ type: 'text', text: t }], ...(isError ? { isError: true } : {}) });
-const oneLine = (e: unknown) => (e instanceof Error ? `${(e as { code?: string }).code ? `${(e as { code?: string }).code}: ` : ''}${e.message}` : String(e)).split('\n')[0].slice(0, 240);
+const oneLine = (e: unknown) =>
+  (e instanceof Error ? `${(e as { code?: string }).code ? `${(e as { code?: string }).code}: ` : ''}${e.message}` : String(e)).split('\n')[0].slice(0, 240);
 
 function bound(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max)}\n[ctxprune: output cut at ${max} characters of ${s.length}]`;
@@ -100,9 +112,7 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
   const root = () => (rootPromise ??= realpath(options.root));
   let scorerPromise: Promise<Scorer | 'lexical'> | null = null;
   const scorer = () =>
-    (scorerPromise ??= scorerName === 'lexical'
-      ? Promise.resolve('lexical' as const)
-      : resolveScorer(scorerName).catch(() => 'lexical' as const));
+    (scorerPromise ??= scorerName === 'lexical' ? Promise.resolve('lexical' as const) : resolveScorer(scorerName).catch(() => 'lexical' as const));
 
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
@@ -146,8 +156,7 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
   const runCompact = (m: Message[], o: Parameters<typeof compact>[1]) => (pool ? pool.compact(m, o) : compact(m, o));
   const runPack = async (o: PackJobOptions) => (pool ? pool.pack(o) : packDirectory({ ...o, scorer: await scorer() }));
 
-  const budgetOf = (ratio?: number, tokens?: number): Pick<PruneOptions, 'ratio' | 'tokens'> =>
-    tokens !== undefined ? { tokens } : { ratio: ratio ?? 4 };
+  const budgetOf = (ratio?: number, tokens?: number): Pick<PruneOptions, 'ratio' | 'tokens'> => (tokens !== undefined ? { tokens } : { ratio: ratio ?? 4 });
 
   server.registerTool(
     'read_pruned',
@@ -167,7 +176,10 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
         language: z.string().max(40).optional().describe('Language id (python, typescript, go, …); default: from the file name'),
         startLine: z.number().int().min(1).optional().describe('First line to read (1-based; with endLine, read only that range, e.g. an elided one)'),
         endLine: z.number().int().min(1).optional().describe('Last line to read (1-based, inclusive)'),
-        lineNumbers: z.boolean().optional().describe('Original line numbers in a gutter before each line (default true; a whole-file read without a range is verbatim unless true)'),
+        lineNumbers: z
+          .boolean()
+          .optional()
+          .describe('Original line numbers in a gutter before each line (default true; a whole-file read without a range is verbatim unless true)'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -191,7 +203,8 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
         }
         const ranged = startLine !== undefined || endLine !== undefined;
         const numbered = lineNumbers ?? true;
-        if (focus.trim() === '' && !ranged) return text(bound(lineNumbers ? numberRange(textLines(raw), 1, String(textLines(raw).length).length) : raw, limits.maxOutputChars));
+        if (focus.trim() === '' && !ranged)
+          return text(bound(lineNumbers ? numberRange(textLines(raw), 1, String(textLines(raw).length).length) : raw, limits.maxOutputChars));
         const range = ranged ? lineRange(raw, startLine, endLine) : null;
         if (ranged && !range) {
           return text(`[ctxprune: ${w.rel} has ${textLines(raw).length} lines; no line in startLine ${startLine ?? 1} … endLine ${endLine ?? 'end'}]`, true);
@@ -214,7 +227,8 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
         const hint = rangeHint(w.rel, elided[0]);
         let header = `${w.rel}: ${describePrune(r, hint)}`;
         if (range) {
-          header = `${w.rel} lines ${range.first}-${range.last} of ${range.total}: ` +
+          header =
+            `${w.rel} lines ${range.first}-${range.last} of ${range.total}: ` +
             (elided.length
               ? `[ctxprune: kept ${r.stats.keptLineCount}/${r.stats.totalLines} lines (${r.stats.originalTokens} → ${r.stats.outputTokens} tokens, scorer ${describeScorer(r.stats)}); elided ${r.stats.totalLines - r.stats.keptLineCount} lines: ${formatRanges(elided)}; ${hint}]`
               : `[ctxprune: nothing elided; ${r.stats.totalLines} lines, ${r.stats.outputTokens} tokens]`);
@@ -272,13 +286,19 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
         for (let i = 0; i < lines.length; i++) {
           const l = lines[i].length > 4000 ? lines[i].slice(0, 4000) : lines[i];
           if (matcher.test(l)) {
-            if (count >= limits.maxMatches) { truncated = true; break; }
+            if (count >= limits.maxMatches) {
+              truncated = true;
+              break;
+            }
             at.push(i + 1);
             count++;
           }
         }
         if (at.length) {
-          if (hits.length >= limits.maxMatchFiles) { truncated = true; break; }
+          if (hits.length >= limits.maxMatchFiles) {
+            truncated = true;
+            break;
+          }
           hits.push({ path: p, lines, at });
         }
         if (truncated) break;
@@ -305,7 +325,9 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
         let note = '';
         try {
           const r = await runPrune(h.lines.join('\n'), {
-            query: `${focus}\n${pattern}`, tokens: perFile, fileName: h.path,
+            query: `${focus}\n${pattern}`,
+            tokens: perFile,
+            fileName: h.path,
           });
           scorerUsed ||= describeScorer(r.stats);
           kept = [...new Set([...r.keptLines, ...h.at])].sort((a, b) => a - b);
@@ -316,7 +338,12 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
           for (const a of h.at) for (let n = Math.max(1, a - 3); n <= Math.min(h.lines.length, a + 3); n++) s.add(n);
           kept = [...s].sort((a, b) => a - b);
         }
-        out.push(`\n== ${h.path} (hits at lines ${formatRanges(h.at.map((a) => [a, a] as [number, number]), 20)})${note}`);
+        out.push(
+          `\n== ${h.path} (hits at lines ${formatRanges(
+            h.at.map((a) => [a, a] as [number, number]),
+            20,
+          )})${note}`,
+        );
         out.push(...numbered(kept));
       }
       if (scorerUsed) out[0] = out[0].replace(/]$/, `; scorer ${scorerUsed}; read elided lines with read_pruned]`);
@@ -381,10 +408,10 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
       title: 'Compact an agent transcript to a token budget',
       description:
         'Fit `messages` into `tokens` (o200k_base) with a compaction strategy: reactive (oldest tool outputs first), ' +
-        'task_aware, mig, task_aware_mig. `messages` may be ctxprune\'s ({id, role, content, toolName?, pinned?, toolCalls?, toolCallId?}), ' +
+        "task_aware, mig, task_aware_mig. `messages` may be ctxprune's ({id, role, content, toolName?, pinned?, toolCalls?, toolCallId?}), " +
         'OpenAI chat-completions messages (tool_calls / tool_call_id, content parts) or Anthropic messages (tool_use / tool_result ' +
         'blocks; pass the system prompt as `system`); they come back in the same shape, a call and its results kept, cut or ' +
-        'evicted together. Returns the compacted messages as JSON plus what was kept, pruned and evicted (ids: ctxprune\'s, else ' +
+        "evicted together. Returns the compacted messages as JSON plus what was kept, pruned and evicted (ids: ctxprune's, else " +
         'm<k> for the k-th message and m<k>.r<j> for its j-th block). Malformed messages are an error with a code; on any other ' +
         'failure the messages come back unchanged with a note.',
       inputSchema: {
@@ -399,7 +426,12 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
     async ({ messages, strategy, tokens, goal, system }) => {
       const chars = JSON.stringify(messages).length + (system === undefined ? 0 : JSON.stringify(system).length);
       const unchanged = (why: string) =>
-        text(bound(`[ctxprune: not compacted (${why}); messages unchanged]\n${JSON.stringify({ messages, ...(system !== undefined ? { system } : {}) }, null, 1)}`, limits.maxOutputChars));
+        text(
+          bound(
+            `[ctxprune: not compacted (${why}); messages unchanged]\n${JSON.stringify({ messages, ...(system !== undefined ? { system } : {}) }, null, 1)}`,
+            limits.maxOutputChars,
+          ),
+        );
       if (chars > limits.maxHistoryChars) return unchanged(`${chars} characters, over the ${limits.maxHistoryChars} limit`);
       try {
         const c = await compactChat(messages, { strategy, tokens, ...(goal ? { goal } : {}), ...(system !== undefined ? { system } : {}) }, runCompact);
@@ -409,12 +441,25 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
           `[ctxprune: ${strategy}, ${r.tokensBefore} → ${r.tokensAfter} tokens (budget ${r.budget}${r.overBudget ? ', over budget: the pinned messages alone exceed it' : ''}); ` +
           `kept ${r.kept.length}, pruned ${r.pruned.length}, evicted ${r.evicted.length}` +
           (saved.error ? `; originals NOT saved (${saved.error})]` : saved.keys.length ? `; originals: read_overflow KEY]` : ']');
-        const body = { shape: c.shape, messages: c.messages, ...(c.system !== undefined ? { system: c.system } : {}), kept: r.kept, pruned: r.pruned, evicted: r.evicted, pinnedOverBudget: r.pinnedOverBudget, degraded: r.degraded };
+        const body = {
+          shape: c.shape,
+          messages: c.messages,
+          ...(c.system !== undefined ? { system: c.system } : {}),
+          kept: r.kept,
+          pruned: r.pruned,
+          evicted: r.evicted,
+          pinnedOverBudget: r.pinnedOverBudget,
+          degraded: r.degraded,
+        };
         return text(bound(`${head}\n${JSON.stringify(body, null, 1)}`, limits.maxOutputChars));
       } catch (e) {
         // Malformed input is the caller's to fix: a typed error. Anything else fails open.
         if (isCtxpruneError(e) && e.code === 'INVALID_OPTION') {
-          return { content: [{ type: 'text', text: `[ctxprune: ${e.code}: ${e.message}]` }], structuredContent: { error: { code: e.code, message: e.message } }, isError: true };
+          return {
+            content: [{ type: 'text', text: `[ctxprune: ${e.code}: ${e.message}]` }],
+            structuredContent: { error: { code: e.code, message: e.message } },
+            isError: true,
+          };
         }
         return unchanged(oneLine(e));
       }

@@ -23,7 +23,11 @@ export function sniffId(head: string, tail: string): RequestId | undefined {
     let last: string | undefined;
     for (const m of s.matchAll(re)) last = m[1];
     if (last !== undefined) {
-      try { return JSON.parse(last) as RequestId; } catch { /* not an id */ }
+      try {
+        return JSON.parse(last) as RequestId;
+      } catch {
+        /* not an id */
+      }
     }
   }
   return undefined;
@@ -103,8 +107,11 @@ export class LineStdioServerTransport implements Transport {
       this.skipping = 0;
       this.head = '';
       this.tail = Buffer.alloc(0);
-      this.refuse(id, ErrorCode.InvalidRequest,
-        `request of ${bytes} bytes is over the server's limit of ${this.maxMessageBytes} bytes per message; send less (fewer or shorter messages, a smaller file)`);
+      this.refuse(
+        id,
+        ErrorCode.InvalidRequest,
+        `request of ${bytes} bytes is over the server's limit of ${this.maxMessageBytes} bytes per message; send less (fewer or shorter messages, a smaller file)`,
+      );
       return;
     }
     const line = Buffer.concat(this.chunks, this.size).toString('utf8').replace(/\r$/, '');
@@ -120,7 +127,7 @@ export class LineStdioServerTransport implements Transport {
     }
     const parsed = JSONRPCMessageSchema.safeParse(json);
     if (!parsed.success) {
-      const id = json !== null && typeof json === 'object' && 'id' in json ? (json).id : undefined;
+      const id = json !== null && typeof json === 'object' && 'id' in json ? json.id : undefined;
       this.refuse(typeof id === 'string' || typeof id === 'number' ? id : undefined, ErrorCode.InvalidRequest, 'message is not a JSON-RPC 2.0 message');
       return;
     }

@@ -20,12 +20,24 @@ let root: string;
 let state: string;
 let client: Client;
 
-interface ToolResult { content: { type: string; text: string }[]; isError?: boolean; structuredContent?: unknown }
+interface ToolResult {
+  content: { type: string; text: string }[];
+  isError?: boolean;
+  structuredContent?: unknown;
+}
 async function call(args: Record<string, unknown>): Promise<ToolResult> {
   return (await client.callTool({ name: 'compact_history', arguments: args })) as ToolResult;
 }
 /** The JSON body after the one-line header. */
-function body(r: ToolResult): { shape: string; messages: unknown[]; system?: unknown; kept: string[]; pruned: string[]; evicted: string[]; pinnedOverBudget: unknown } {
+function body(r: ToolResult): {
+  shape: string;
+  messages: unknown[];
+  system?: unknown;
+  kept: string[];
+  pruned: string[];
+  evicted: string[];
+  pinnedOverBudget: unknown;
+} {
   const t = r.content[0].text;
   return JSON.parse(t.slice(t.indexOf('\n') + 1));
 }
@@ -58,7 +70,13 @@ const openai = () => [
 
 const anthropic = () => [
   { role: 'user', content: 'Fix parse_header' },
-  { role: 'assistant', content: [{ type: 'text', text: 'Reading views.py.' }, { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'views.py' } }] },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'Reading views.py.' },
+      { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'views.py' } },
+    ],
+  },
   { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: BIG }] },
   { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_2', name: 'read_file', input: { path: 'headers.py' } }] },
   { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_2', content: [{ type: 'text', text: SMALL }] }] },
@@ -70,7 +88,9 @@ describe('compact_history: OpenAI chat-completions messages', { timeout: 60_000 
     const ms = openai();
     const r = await call({ messages: ms, strategy: 'reactive', tokens: 200 });
     expect(r.isError).toBeUndefined();
-    expect(r.content[0].text.split('\n')[0]).toMatch(/^\[ctxprune: reactive, \d+ → \d+ tokens \(budget 200\); kept 6, pruned 0, evicted 1; originals: read_overflow KEY\]$/);
+    expect(r.content[0].text.split('\n')[0]).toMatch(
+      /^\[ctxprune: reactive, \d+ → \d+ tokens \(budget 200\); kept 6, pruned 0, evicted 1; originals: read_overflow KEY\]$/,
+    );
     const b = body(r);
     expect(b.shape).toBe('openai');
     expect(b.kept).toEqual(['m0', 'm1', 'm2', 'm4', 'm5', 'm6']);
@@ -152,16 +172,33 @@ describe('compact_history: ctxprune messages', { timeout: 60_000 }, () => {
 
 describe('compact_history: malformed input is a typed error', { timeout: 60_000 }, () => {
   const cases: [string, unknown[], string][] = [
-    ['an OpenAI tool message without tool_call_id', [{ role: 'user', content: 'x' }, { role: 'tool', content: 'y' }],
-      'messages[1] (role tool) must have a tool_call_id'],
-    ['an OpenAI tool call without a function', [{ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function' }] }],
-      'messages[0].tool_calls[0] must be {id, type: "function", function: {name, arguments}}'],
-    ['an unknown role', [{ role: 'robot', content: 'x' }],
-      'messages[0].role must be system, developer, user, assistant or tool (got "robot")'],
-    ['an Anthropic tool_result without tool_use_id', [{ role: 'user', content: [{ type: 'tool_result', content: 'x' }] }],
-      'messages[0]: tool_result block 0 must have a tool_use_id'],
-    ['a ctxprune message with a duplicate id', [{ id: 'a', role: 'user', content: 'x' }, { id: 'a', role: 'user', content: 'y' }],
-      'messages[1].id "a" is used by an earlier message; ids must be unique'],
+    [
+      'an OpenAI tool message without tool_call_id',
+      [
+        { role: 'user', content: 'x' },
+        { role: 'tool', content: 'y' },
+      ],
+      'messages[1] (role tool) must have a tool_call_id',
+    ],
+    [
+      'an OpenAI tool call without a function',
+      [{ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function' }] }],
+      'messages[0].tool_calls[0] must be {id, type: "function", function: {name, arguments}}',
+    ],
+    ['an unknown role', [{ role: 'robot', content: 'x' }], 'messages[0].role must be system, developer, user, assistant or tool (got "robot")'],
+    [
+      'an Anthropic tool_result without tool_use_id',
+      [{ role: 'user', content: [{ type: 'tool_result', content: 'x' }] }],
+      'messages[0]: tool_result block 0 must have a tool_use_id',
+    ],
+    [
+      'a ctxprune message with a duplicate id',
+      [
+        { id: 'a', role: 'user', content: 'x' },
+        { id: 'a', role: 'user', content: 'y' },
+      ],
+      'messages[1].id "a" is used by an earlier message; ids must be unique',
+    ],
   ];
   for (const [what, messages, message] of cases) {
     it(what, async () => {

@@ -67,17 +67,23 @@ describe('the server keeps answering (#16 items 2, 3)', { timeout: 120_000 }, ()
   it('a request over the per-message limit gets a JSON-RPC error, then the next call is answered', async () => {
     const huge = 'x'.repeat(17 << 20);
     await expect(call('read_pruned', { path: 'ok.py', focus: huge })).rejects.toMatchObject({
-      code: -32600, message: expect.stringMatching(/request of \d+ bytes is over the server's limit of 16777216 bytes/),
+      code: -32600,
+      message: expect.stringMatching(/request of \d+ bytes is over the server's limit of 16777216 bytes/),
     });
     expect(await answersNext()).toBeLessThan(5_000);
   });
 
   it('a heavy call (a 1,000,000-character compact_history) does not keep the server from answering the next call within 5 s', async () => {
-    const body = Array.from({ length: 25_000 }, (_, i) => `    value_${i} = compute_total(items[${i}], weight=${i % 17})  # step ${i}`).join('\n').slice(0, 250_000);
+    const body = Array.from({ length: 25_000 }, (_, i) => `    value_${i} = compute_total(items[${i}], weight=${i % 17})  # step ${i}`)
+      .join('\n')
+      .slice(0, 250_000);
     const messages = [0, 1, 2, 3].map((i) => ({ id: `m${i}`, role: i === 0 ? 'user' : 'tool', content: body }));
     const t0 = performance.now();
     let bigDone = 0;
-    const big = call('compact_history', { messages, strategy: 'reactive', tokens: 1000 }, 300_000).then((r) => { bigDone = performance.now() - t0; return r; });
+    const big = call('compact_history', { messages, strategy: 'reactive', tokens: 1000 }, 300_000).then((r) => {
+      bigDone = performance.now() - t0;
+      return r;
+    });
     const smallMs = await answersNext();
     const smallDone = performance.now() - t0;
     const r = await big;
@@ -92,12 +98,20 @@ describe('the server keeps answering (#16 items 2, 3)', { timeout: 120_000 }, ()
     const big = join(root, 'big');
     await mkdir(big);
     try {
-      const body = Array.from({ length: 250 }, (_, i) => `def step_${i}(items, weight=${i}):\n    return sum(x * weight for x in items if x > ${i})\n`).join('\n');
+      const body = Array.from({ length: 250 }, (_, i) => `def step_${i}(items, weight=${i}):\n    return sum(x * weight for x in items if x > ${i})\n`).join(
+        '\n',
+      );
       for (let f = 0; f < 400; f++) await writeFile(join(big, `module_${f}.py`), `import math\n\n${body.replaceAll('step_', `m${f}_step_`)}`);
       const t0 = performance.now();
       let bigDone = 0;
-      const heavy = call('pack_context', { task: 'the weighted sum of the items above the threshold in m17_step_42', path: 'big', tokens: 20_000 }, 300_000)
-        .then((r) => { bigDone = performance.now() - t0; return r; });
+      const heavy = call(
+        'pack_context',
+        { task: 'the weighted sum of the items above the threshold in m17_step_42', path: 'big', tokens: 20_000 },
+        300_000,
+      ).then((r) => {
+        bigDone = performance.now() - t0;
+        return r;
+      });
       // Once the pack is under way (its files read), the server answers the next call.
       await new Promise((r) => setTimeout(r, 300));
       const smallMs = await answersNext();
@@ -117,7 +131,10 @@ describe('the server keeps answering (#16 items 2, 3)', { timeout: 120_000 }, ()
     const transport = server.transport!;
     const seen = new Promise<JSONRPCMessage>((ok) => {
       const prev = transport.onmessage;
-      transport.onmessage = (m) => { if ('id' in m && m.id === 'bogus-1') ok(m); else prev?.(m); };
+      transport.onmessage = (m) => {
+        if ('id' in m && m.id === 'bogus-1') ok(m);
+        else prev?.(m);
+      };
     });
     await transport.send({ jsonrpc: '2.0', id: 'bogus-1', method: 42 } as unknown as JSONRPCMessage);
     expect(await seen).toMatchObject({ id: 'bogus-1', error: { code: -32600, message: 'message is not a JSON-RPC 2.0 message' } });
@@ -128,7 +145,12 @@ describe('the server keeps answering (#16 items 2, 3)', { timeout: 120_000 }, ()
 
 describe('read_pruned: binary files and hard links (#16 item 12)', { timeout: 60_000 }, () => {
   it('a binary file is refused with a note, with or without a focus: no raw control bytes', async () => {
-    for (const [path, focus] of [['blob.bin', ''], ['blob.bin', 'anything'], ['nul.py', ''], ['nul.py', 'x']]) {
+    for (const [path, focus] of [
+      ['blob.bin', ''],
+      ['blob.bin', 'anything'],
+      ['nul.py', ''],
+      ['nul.py', 'x'],
+    ]) {
       const r = await call('read_pruned', { path, focus });
       expect(r.isError, `${path} ${focus}`).toBe(true);
       expect(r.text).toMatch(new RegExp(`^\\[ctxprune: ${path.replace('.', '\\.')} looks binary \\(NUL byte at offset \\d+ of \\d+ bytes\\): not shown\\]$`));
@@ -141,7 +163,9 @@ describe('read_pruned: binary files and hard links (#16 item 12)', { timeout: 60
     for (const focus of ['', 'secret']) {
       const r = await call('read_pruned', { path: 'hardlink.py', focus });
       expect(r.isError).toBe(true);
-      expect(r.text).toBe('[ctxprune: refused: hardlink.py has 2 hard links; files with more than one are not served (a hard link can reach a file outside the root)]');
+      expect(r.text).toBe(
+        '[ctxprune: refused: hardlink.py has 2 hard links; files with more than one are not served (a hard link can reach a file outside the root)]',
+      );
     }
     const s = await call('search_pruned', { pattern: 'TOP-SECRET', focus: 'x' });
     expect(s.text).not.toContain('TOP-SECRET-CONTENT');

@@ -58,7 +58,9 @@ export async function startStdioServer(root: string, opts: { args?: string[]; en
     stderr: 'pipe',
   });
   let stderr = '';
-  transport.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
+  transport.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   const client = new Client({ name: 'ctxprune-test', version: '0.0.0' });
   await client.connect(transport);
   return wrap(client, transport, () => stderr);

@@ -18,7 +18,9 @@ const call = (name: string, args: Record<string, unknown>) => server.call(name, 
 
 // Non-ASCII, tabs, CRLF and a missing final newline: the original must come back exactly.
 const HANDLERS = Array.from({ length: 80 }, (_, i) =>
-  i === 40 ? 'def parse_retry_after(value):\r\n\treturn float(value)  # « Retry-After » in seconds' : `def handler_${i}(request):\n    return render(request, "page_${i}.html")`,
+  i === 40
+    ? 'def parse_retry_after(value):\r\n\treturn float(value)  # « Retry-After » in seconds'
+    : `def handler_${i}(request):\n    return render(request, "page_${i}.html")`,
 ).join('\n');
 const LOG = Array.from({ length: 60 }, (_, i) => `tests/test_views.py::test_page_${i} PASSED`).join('\n') + '\n';
 

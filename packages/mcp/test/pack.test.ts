@@ -8,9 +8,15 @@ import { loadDefaultTokenCounter } from '@ctxprune/core';
 import { startInMemoryServer, type McpTestServer } from './harness.js';
 
 const LIMITER = [
-  'import time', '', '',
+  'import time',
+  '',
+  '',
   ...Array.from({ length: 40 }, (_, i) => [`def helper_${i}(x):`, `    return x * ${i} + ${i}`, ''].join('\n')),
-  'def parse_retry_after(value):', '    """Seconds to wait from a Retry-After header."""', '    seconds = float(value)', '    return seconds', '',
+  'def parse_retry_after(value):',
+  '    """Seconds to wait from a Retry-After header."""',
+  '    seconds = float(value)',
+  '    return seconds',
+  '',
 ].join('\n');
 
 let root: string;
@@ -24,7 +30,10 @@ beforeAll(async () => {
   await mkdir(join(root, 'tests'));
   await writeFile(join(root, 'src/limiter.py'), LIMITER);
   await writeFile(join(root, 'src/clock.py'), 'import time\n\n\ndef now():\n    return time.time()\n');
-  await writeFile(join(root, 'tests/test_limiter.py'), 'from src.limiter import parse_retry_after\n\ndef test_negative():\n    assert parse_retry_after("-1") == 0\n');
+  await writeFile(
+    join(root, 'tests/test_limiter.py'),
+    'from src.limiter import parse_retry_after\n\ndef test_negative():\n    assert parse_retry_after("-1") == 0\n',
+  );
   server = await startInMemoryServer({ root, scorer: 'lexical' });
   client = server.client;
 });

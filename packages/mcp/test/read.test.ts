@@ -28,16 +28,29 @@ describe('read helpers', () => {
     expect(numberRange(['x', 'y'], 9, 2)).toBe(' 9\tx\n10\ty');
   });
   it('lists the gaps between kept lines, shifted', () => {
-    expect(gaps([2, 3, 7], 9)).toEqual([[1, 1], [4, 6], [8, 9]]);
+    expect(gaps([2, 3, 7], 9)).toEqual([
+      [1, 1],
+      [4, 6],
+      [8, 9],
+    ]);
     expect(gaps([1, 2], 2)).toEqual([]);
-    expect(gaps([2], 3, 10)).toEqual([[11, 11], [13, 13]]);
+    expect(gaps([2], 3, 10)).toEqual([
+      [11, 11],
+      [13, 13],
+    ]);
   });
 });
 
 const FILE = [
-  'import time', '', '',
+  'import time',
+  '',
+  '',
   ...Array.from({ length: 60 }, (_, i) => [`def helper_${i}(x):`, `    """Helper number ${i}."""`, `    return x * ${i} + ${i}`, ''].join('\n')),
-  'def parse_retry_after(value):', '    """Seconds to wait from a Retry-After header."""', '    seconds = float(value)', '    return max(0.0, seconds)', '',
+  'def parse_retry_after(value):',
+  '    """Seconds to wait from a Retry-After header."""',
+  '    seconds = float(value)',
+  '    return max(0.0, seconds)',
+  '',
 ].join('\n');
 const TOTAL = FILE.split('\n').length - 1; // ends with '\n'
 
@@ -61,12 +74,19 @@ describe('read_pruned arguments', { timeout: 60_000 }, () => {
   it('offers startLine, endLine and lineNumbers', async () => {
     const { tools } = await client.listTools();
     const read = tools.find((t) => t.name === 'read_pruned')!;
-    expect(Object.keys(read.inputSchema.properties ?? {}).sort()).toEqual(
-      ['endLine', 'focus', 'language', 'lineNumbers', 'path', 'ratio', 'startLine', 'tokens'],
-    );
+    expect(Object.keys(read.inputSchema.properties ?? {}).sort()).toEqual([
+      'endLine',
+      'focus',
+      'language',
+      'lineNumbers',
+      'path',
+      'ratio',
+      'startLine',
+      'tokens',
+    ]);
   });
 
-  it('numbers a pruned read and points at a range read, with the file\'s own line count', async () => {
+  it("numbers a pruned read and points at a range read, with the file's own line count", async () => {
     const r = await call({ path: 'limiter.py', focus: 'Retry-After parsing', ratio: 6 });
     const [header, ...body] = r.text.split('\n');
     expect(header).toMatch(new RegExp(`^limiter\\.py: \\[ctxprune: kept \\d+/${TOTAL} lines`));
@@ -95,7 +115,10 @@ describe('read_pruned arguments', { timeout: 60_000 }, () => {
     const r = await call({ path: 'limiter.py', focus: 'Retry-After parsing', startLine: start, ratio: 4 });
     const [header, ...body] = r.text.split('\n');
     expect(header).toMatch(new RegExp(`^limiter\\.py lines ${start}-${TOTAL} of ${TOTAL}: \\[ctxprune: kept \\d+/41 lines`));
-    const nums = body.map((l) => /^ *(\d*)\t/.exec(l)![1]).filter(Boolean).map(Number);
+    const nums = body
+      .map((l) => /^ *(\d*)\t/.exec(l)![1])
+      .filter(Boolean)
+      .map(Number);
     expect(Math.min(...nums)).toBeGreaterThanOrEqual(start);
     expect(Math.max(...nums)).toBeLessThanOrEqual(TOTAL);
   });

@@ -88,7 +88,7 @@ beforeAll(async () => {
   await writeFile(join(root, 'README.md'), '# demo\nRetry-After handling lives in src/limiter.py\n');
   const blob = Buffer.alloc(3000);
   for (let i = 0; i < blob.length; i++) blob[i] = (i * 37) % 256;
-  await writeFile(join(root, "src/blob.py"), blob);
+  await writeFile(join(root, 'src/blob.py'), blob);
   await writeFile(join(outside, 'secret.txt'), 'TOP-SECRET-CONTENT\n');
   await symlink(join(outside, 'secret.txt'), join(root, 'src/escape.py'));
   await symlink(outside, join(root, 'linkdir'));
@@ -109,7 +109,16 @@ describe('ctxprune mcp over stdio', { timeout: 60_000 }, () => {
     const names = tools.map((t) => t.name).sort();
     expect(names).toEqual(['compact_history', 'locate_files', 'pack_context', 'read_overflow', 'read_pruned', 'search_pruned']);
     const read = tools.find((t) => t.name === 'read_pruned')!;
-    expect(Object.keys(read.inputSchema.properties ?? {}).sort()).toEqual(['endLine', 'focus', 'language', 'lineNumbers', 'path', 'ratio', 'startLine', 'tokens']);
+    expect(Object.keys(read.inputSchema.properties ?? {}).sort()).toEqual([
+      'endLine',
+      'focus',
+      'language',
+      'lineNumbers',
+      'path',
+      'ratio',
+      'startLine',
+      'tokens',
+    ]);
     expect(read.inputSchema.required).toEqual(expect.arrayContaining(['path', 'focus']));
   });
 

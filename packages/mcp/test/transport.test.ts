@@ -14,12 +14,17 @@ function setup(max: number) {
   let closed = false;
   t.onmessage = (m) => got.push(m);
   t.onerror = (e) => errors.push(e.message);
-  t.onclose = () => { closed = true; };
+  t.onclose = () => {
+    closed = true;
+  };
   let out = '';
   stdout.on('data', (d: Buffer) => {
     out += d.toString();
     let nl;
-    while ((nl = out.indexOf('\n')) >= 0) { sent.push(JSON.parse(out.slice(0, nl))); out = out.slice(nl + 1); }
+    while ((nl = out.indexOf('\n')) >= 0) {
+      sent.push(JSON.parse(out.slice(0, nl)));
+      out = out.slice(nl + 1);
+    }
   });
   const write = async (chunks: (string | Buffer)[]) => {
     for (const c of chunks) stdin.write(c);
@@ -47,7 +52,16 @@ describe('LineStdioServerTransport', () => {
     const chunks: string[] = [];
     for (let i = 0; i < long.length; i += 100) chunks.push(long.slice(i, i + 100));
     await s.write([...chunks, req(8)]);
-    expect(s.sent).toEqual([{ jsonrpc: '2.0', id: 7, error: { code: -32600, message: `request of ${long.length - 1} bytes is over the server's limit of 1000 bytes per message; send less (fewer or shorter messages, a smaller file)` } }]);
+    expect(s.sent).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        error: {
+          code: -32600,
+          message: `request of ${long.length - 1} bytes is over the server's limit of 1000 bytes per message; send less (fewer or shorter messages, a smaller file)`,
+        },
+      },
+    ]);
     expect(s.got.map((m) => (m as { id: number }).id)).toEqual([8]);
     expect(s.closed()).toBe(false);
   });

@@ -22,11 +22,18 @@ self.onmessage = async (e: MessageEvent<PackRequest>) => {
     index ??= buildPackIndex(LEDGER_FILES);
     const r = await packContext({ index, task: req.params.task, tokens: req.params.budget, lineNumbers: req.params.lineNumbers, tokenCounter });
     post({
-      id: req.id, ok: true,
+      id: req.id,
+      ok: true,
       view: {
-        text: r.text, tokens: r.tokens, budget: r.budget, ms: r.stats.ms,
+        text: r.text,
+        tokens: r.tokens,
+        budget: r.budget,
+        ms: r.stats.ms,
         files: r.files.map((f) => ({ path: f.path, kept: f.keptLines.length, total: f.totalLines, tokens: f.tokens, whole: f.whole, prior: f.prior })),
-        map: r.map.length, ranked: r.ranked, excluded: r.stats.excludedFiles, degraded: r.stats.degraded,
+        map: r.map.length,
+        ranked: r.ranked,
+        excluded: r.stats.excludedFiles,
+        degraded: r.stats.degraded,
       },
     });
   } catch (err) {

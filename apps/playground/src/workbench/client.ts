@@ -19,7 +19,11 @@ function getWorker(): Worker {
     };
     worker.onerror = (e) => {
       e.preventDefault();
-      const reply = (id: number): WorkbenchReply => ({ id, ok: false, error: { message: e.message || 'the workbench worker failed to start', code: 'WORKER_CRASHED' } });
+      const reply = (id: number): WorkbenchReply => ({
+        id,
+        ok: false,
+        error: { message: e.message || 'the workbench worker failed to start', code: 'WORKER_CRASHED' },
+      });
       for (const [id, cb] of pending) cb(reply(id));
       pending.clear();
       worker?.terminate();

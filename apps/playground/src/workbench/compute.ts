@@ -22,7 +22,10 @@ export async function runCards(params: CardsParams, counter?: TokenCounter): Pro
   const c = counter ?? (await loadDefaultTokenCounter());
   const g = await ledgerGraph(c);
   const res = await assembleContext({ id: 'playground', query: params.task }, g, {
-    budget: params.budget, selector: params.selector, mode: params.mode, counter: c,
+    budget: params.budget,
+    selector: params.selector,
+    mode: params.mode,
+    counter: c,
     ...(params.maxUnits !== undefined ? { maxUnits: params.maxUnits } : {}),
   });
   const scored = new Map(res.candidates.map((s) => [s.unit.id, s]));
@@ -31,25 +34,39 @@ export async function runCards(params: CardsParams, counter?: TokenCounter): Pro
     const s = scored.get(d.id);
     const u = s?.unit ?? g.get(d.id)!;
     return {
-      id: d.id, type: u.type, source: u.source, title: u.title ?? (u.type === 'file' || u.type === 'symbol' || u.type === 'class' ? null : clip(u.content, 80)), tokens: u.tokens, stale: !!u.stale,
-      via: s ? s.via : 'expansion', retrieval: s ? r4(s.retrieval) : null,
+      id: d.id,
+      type: u.type,
+      source: u.source,
+      title: u.title ?? (u.type === 'file' || u.type === 'symbol' || u.type === 'class' ? null : clip(u.content, 80)),
+      tokens: u.tokens,
+      stale: !!u.stale,
+      via: s ? s.via : 'expansion',
+      retrieval: s ? r4(s.retrieval) : null,
       action_shift: s ? r4(s.utility.action_shift) : null,
       necessity: s ? r4(s.utility.necessity) : null,
       expected_outcome_uplift: s ? r4(s.utility.expected_outcome_uplift) : null,
       negative_transfer_risk: s ? r4(s.utility.negative_transfer_risk) : null,
       cost: s ? r4(s.utility.cost) : null,
-      score: r4(d.score), packCost: d.cost, decision: d.decision, selected: inText.has(d.id), expandedFrom: d.expandedFrom ?? null,
+      score: r4(d.score),
+      packCost: d.cost,
+      decision: d.decision,
+      selected: inText.has(d.id),
+      expandedFrom: d.expandedFrom ?? null,
     };
   });
   // Selected first (in prompt order), then the rest by score.
   const order = new Map(res.items.map((i, k) => [i.unit.id, k]));
   rows.sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9) || b.score - a.score || (a.id < b.id ? -1 : 1));
   return {
-    kind: 'cards', params, tokenizer: c.name,
+    kind: 'cards',
+    params,
+    tokenizer: c.name,
     graph: { units: g.units.length, edges: g.edges.length, files: Object.keys(LEDGER_FILES).length },
     rows,
     items: res.items.map((i) => ({ unitId: i.unit.id, score: r4(i.score), tokens: i.tokens, text: i.text, card: !!i.card })),
-    text: res.text, tokens: res.tokens, audit: res.audit,
+    text: res.text,
+    tokens: res.tokens,
+    audit: res.audit,
   };
 }
 
@@ -60,11 +77,27 @@ export async function runCompaction(params: CompactParams, counter?: TokenCounte
   const d = r.dump;
   const out = new Map(r.messages.map((m) => [m.id, m.content]));
   const messages: MessageRow[] = d.messages.map((m) => ({
-    id: m.id, role: m.role, toolName: m.toolName ?? null, status: m.status, protectedBy: m.protectedBy ?? null,
-    tokensBefore: m.tokensBefore, tokensAfter: m.tokensAfter, key: m.key ?? null, prunedBy: m.prunedBy ?? null,
-    blocks: d.blocks.filter((b) => b.messageId === m.id).map((b) => ({
-      id: b.id, lines: b.lines, tokens: b.tokens, relevance: b.relevance, redundancy: b.redundancy, mig: b.mig, group: b.group, selected: b.selected,
-    })),
+    id: m.id,
+    role: m.role,
+    toolName: m.toolName ?? null,
+    status: m.status,
+    protectedBy: m.protectedBy ?? null,
+    tokensBefore: m.tokensBefore,
+    tokensAfter: m.tokensAfter,
+    key: m.key ?? null,
+    prunedBy: m.prunedBy ?? null,
+    blocks: d.blocks
+      .filter((b) => b.messageId === m.id)
+      .map((b) => ({
+        id: b.id,
+        lines: b.lines,
+        tokens: b.tokens,
+        relevance: b.relevance,
+        redundancy: b.redundancy,
+        mig: b.mig,
+        group: b.group,
+        selected: b.selected,
+      })),
     content: out.get(m.id) ?? null,
   }));
   const store: CompactView['store'] = {};
@@ -73,9 +106,23 @@ export async function runCompaction(params: CompactParams, counter?: TokenCounte
     store[k] = { messageId: e.messageId, content: e.content };
   }
   return {
-    kind: 'compact', params, tokenizer: c.name, tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter, budget: r.budget,
-    overBudget: r.overBudget, degraded: r.degraded, goal: d.goal, goalSource: d.goalSource, relevanceBackend: d.relevanceBackend,
-    groups: d.groups, messages, kept: r.kept, pruned: r.pruned, evicted: r.evicted, store,
+    kind: 'compact',
+    params,
+    tokenizer: c.name,
+    tokensBefore: r.tokensBefore,
+    tokensAfter: r.tokensAfter,
+    budget: r.budget,
+    overBudget: r.overBudget,
+    degraded: r.degraded,
+    goal: d.goal,
+    goalSource: d.goalSource,
+    relevanceBackend: d.relevanceBackend,
+    groups: d.groups,
+    messages,
+    kept: r.kept,
+    pruned: r.pruned,
+    evicted: r.evicted,
+    store,
   };
 }
 

@@ -2,7 +2,18 @@
  * Messages between the playground and its workbench worker (cards and compaction), and the
  * view models it returns: plain, structured-cloneable data shaped for the two tabs.
  */
-import type { AuditReport, BlockDump, CompactionStrategy, CompressionMode, GroupScore, MessageStatus, PackDecision, Role, Selector, UnitType } from '@ctxprune/core';
+import type {
+  AuditReport,
+  BlockDump,
+  CompactionStrategy,
+  CompressionMode,
+  GroupScore,
+  MessageStatus,
+  PackDecision,
+  Role,
+  Selector,
+  UnitType,
+} from '@ctxprune/core';
 
 export interface CardsParams {
   task: string;
@@ -20,9 +31,7 @@ export interface CompactParams {
   goal: string;
 }
 
-export type WorkbenchRequest =
-  | { id: number; kind: 'cards'; params: CardsParams }
-  | { id: number; kind: 'compact'; params: CompactParams };
+export type WorkbenchRequest = { id: number; kind: 'cards'; params: CardsParams } | { id: number; kind: 'compact'; params: CompactParams };
 
 export type WorkbenchReply =
   | { id: number; ok: true; superseded?: false; view: CardsView | CompactView; ms: number }

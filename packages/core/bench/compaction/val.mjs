@@ -39,23 +39,48 @@ const mirror = flag('mirror', '/work/.mirror');
 
 // Never these (benchmark, SWE-bench, RESERVED.md).
 const FORBIDDEN = new Set([
-  'psf/requests', 'pallets/flask', 'encode/httpx', 'sindresorhus/got', 'vitejs/vite', 'pytest-dev/pytest', 'pylint-dev/pylint',
-  'mwaskom/seaborn', 'astropy/astropy', 'pydata/xarray', 'sphinx-doc/sphinx', 'sympy/sympy', 'django/django',
-  'scikit-learn/scikit-learn', 'matplotlib/matplotlib', 'honojs/hono', 'tanstack/query', 'mobxjs/mobx', 'vercel/swr',
-  'pmndrs/zustand', 'immerjs/immer', 'reduxjs/redux-toolkit', 'pydantic/pydantic', 'encode/django-rest-framework',
-  'textualize/textual', 'pycqa/flake8',
+  'psf/requests',
+  'pallets/flask',
+  'encode/httpx',
+  'sindresorhus/got',
+  'vitejs/vite',
+  'pytest-dev/pytest',
+  'pylint-dev/pylint',
+  'mwaskom/seaborn',
+  'astropy/astropy',
+  'pydata/xarray',
+  'sphinx-doc/sphinx',
+  'sympy/sympy',
+  'django/django',
+  'scikit-learn/scikit-learn',
+  'matplotlib/matplotlib',
+  'honojs/hono',
+  'tanstack/query',
+  'mobxjs/mobx',
+  'vercel/swr',
+  'pmndrs/zustand',
+  'immerjs/immer',
+  'reduxjs/redux-toolkit',
+  'pydantic/pydantic',
+  'encode/django-rest-framework',
+  'textualize/textual',
+  'pycqa/flake8',
 ]);
 
 // --- deterministic randomness -------------------------------------------------------------
 function hash(s) {
   let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 0x01000193); }
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
   return h >>> 0;
 }
 function rng(seed) {
   let a = hash(seed);
   return () => {
-    a |= 0; a = (a + 0x6d2b79f5) | 0;
+    a |= 0;
+    a = (a + 0x6d2b79f5) | 0;
     let t = Math.imul(a ^ (a >>> 15), 1 | a);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
@@ -63,14 +88,20 @@ function rng(seed) {
 }
 function shuffle(xs, r) {
   const a = [...xs];
-  for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(r() * (i + 1)); [a[i], a[j]] = [a[j], a[i]]; }
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
   return a;
 }
 
 // --- selection of identifiers ---------------------------------------------------------------
 if (flag('select', null)) {
   const per = Number(flag('per-repo', '6'));
-  const rows = readFileSync(flag('select'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  const rows = readFileSync(flag('select'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
   const byRepo = new Map();
   for (const r of rows) {
     if (FORBIDDEN.has(r.repo.toLowerCase())) throw new Error(`forbidden repository ${r.repo}`);
@@ -99,7 +130,14 @@ if (flag('select', null)) {
 const gitDir = (repo) => join(mirror, repo.replace('/', '+'), 'repo');
 const git = (repo, ...a) => execFileSync('git', ['--git-dir', gitDir(repo), ...a], { encoding: 'utf8', maxBuffer: 64 << 20 });
 const TRAILER = /^(signed-off-by|co-authored-by|reviewed-by|acked-by|cc|change-id|pr-url)\s*:/i;
-const EXT = { '.py': ['.py'], '.ts': ['.ts', '.tsx'], '.tsx': ['.ts', '.tsx'], '.js': ['.js', '.mjs', '.cjs'], '.mjs': ['.js', '.mjs'], '.cjs': ['.js', '.cjs'] };
+const EXT = {
+  '.py': ['.py'],
+  '.ts': ['.ts', '.tsx'],
+  '.tsx': ['.ts', '.tsx'],
+  '.js': ['.js', '.mjs', '.cjs'],
+  '.mjs': ['.js', '.mjs'],
+  '.cjs': ['.js', '.cjs'],
+};
 
 function goldLinesOf(repo, parent, commit, path, pre) {
   const diff = git(repo, 'diff', '-U0', '--no-color', '--no-ext-diff', parent, commit, '--', path);
@@ -115,7 +153,35 @@ function goldLinesOf(repo, parent, commit, path, pre) {
   return [...gold].filter((n) => n >= 1 && n <= pre.length).sort((a, b) => a - b);
 }
 
-const STOP = new Set(['the', 'and', 'for', 'with', 'from', 'that', 'this', 'when', 'into', 'fix', 'fixes', 'fixed', 'add', 'adds', 'added', 'use', 'make', 'remove', 'update', 'support', 'should', 'not', 'are', 'was', 'were', 'have', 'has']);
+const STOP = new Set([
+  'the',
+  'and',
+  'for',
+  'with',
+  'from',
+  'that',
+  'this',
+  'when',
+  'into',
+  'fix',
+  'fixes',
+  'fixed',
+  'add',
+  'adds',
+  'added',
+  'use',
+  'make',
+  'remove',
+  'update',
+  'support',
+  'should',
+  'not',
+  'are',
+  'was',
+  'were',
+  'have',
+  'has',
+]);
 function grepWord(query) {
   const words = [...new Set((query.match(/[A-Za-z_][A-Za-z0-9_]{3,}/g) ?? []).filter((w) => !STOP.has(w.toLowerCase())))];
   // The most specific word: an identifier-looking one (camelCase, snake_case) first, then the longest.
@@ -124,22 +190,50 @@ function grepWord(query) {
 }
 
 function testLog(query, lang, testFiles, r) {
-  const words = (query.split('\n')[0].toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !STOP.has(w)).slice(0, 3);
+  const words = (
+    query
+      .split('\n')[0]
+      .toLowerCase()
+      .match(/[a-z]{3,}/g) ?? []
+  )
+    .filter((w) => !STOP.has(w))
+    .slice(0, 3);
   const name = `test_${words.join('_') || 'regression'}`;
   if (lang === '.py') {
     const lines = ['============================= test session starts ==============================', `collected ${150 + Math.floor(r() * 300)} items`, ''];
-    for (const f of testFiles) lines.push(`tests/test_${f.replace(/\.[a-z]+$/, '').replace(/.*\//, '')}.py ${'.'.repeat(20 + Math.floor(r() * 40))} [${Math.floor(r() * 100)}%]`);
-    lines.push('tests/test_regressions.py ..F.. [100%]', '', '=================================== FAILURES ===================================',
-      `___________________________ ${name} ___________________________`, '', `    def ${name}():`, '>       assert result == expected',
-      'E       AssertionError: assert None == True', '', `FAILED tests/test_regressions.py::${name} - AssertionError`,
-      '======================== 1 failed, 213 passed in 4.12s =========================');
+    for (const f of testFiles)
+      lines.push(`tests/test_${f.replace(/\.[a-z]+$/, '').replace(/.*\//, '')}.py ${'.'.repeat(20 + Math.floor(r() * 40))} [${Math.floor(r() * 100)}%]`);
+    lines.push(
+      'tests/test_regressions.py ..F.. [100%]',
+      '',
+      '=================================== FAILURES ===================================',
+      `___________________________ ${name} ___________________________`,
+      '',
+      `    def ${name}():`,
+      '>       assert result == expected',
+      'E       AssertionError: assert None == True',
+      '',
+      `FAILED tests/test_regressions.py::${name} - AssertionError`,
+      '======================== 1 failed, 213 passed in 4.12s =========================',
+    );
     return lines.join('\n');
   }
   const lines = ['', ' RUN  v1.6.0', ''];
-  for (const f of testFiles) lines.push(` ✓ test/${f.replace(/\.[a-z]+$/, '').replace(/.*\//, '')}.test.ts (${10 + Math.floor(r() * 40)} tests) ${Math.floor(r() * 300)}ms`);
-  lines.push(' ❯ test/regressions.test.ts (5 tests | 1 failed) 41ms', `   × ${name.replace(/_/g, ' ')}`, '     → expected undefined to be true',
-    '', '⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯', '', ` FAIL  test/regressions.test.ts > ${name.replace(/_/g, ' ')}`,
-    'AssertionError: expected undefined to be true', '', ' Test Files  1 failed | 3 passed (4)', '      Tests  1 failed | 212 passed (213)');
+  for (const f of testFiles)
+    lines.push(` ✓ test/${f.replace(/\.[a-z]+$/, '').replace(/.*\//, '')}.test.ts (${10 + Math.floor(r() * 40)} tests) ${Math.floor(r() * 300)}ms`);
+  lines.push(
+    ' ❯ test/regressions.test.ts (5 tests | 1 failed) 41ms',
+    `   × ${name.replace(/_/g, ' ')}`,
+    '     → expected undefined to be true',
+    '',
+    '⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯',
+    '',
+    ` FAIL  test/regressions.test.ts > ${name.replace(/_/g, ' ')}`,
+    'AssertionError: expected undefined to be true',
+    '',
+    ' Test Files  1 failed | 3 passed (4)',
+    '      Tests  1 failed | 212 passed (213)',
+  );
   return lines.join('\n');
 }
 
@@ -147,7 +241,12 @@ export function buildTranscript(id) {
   const { repo, commit, path } = id;
   if (FORBIDDEN.has(repo.toLowerCase())) throw new Error(`forbidden repository ${repo}`);
   const parent = git(repo, 'rev-parse', `${commit}^`).trim();
-  const message = git(repo, 'log', '-1', '--format=%B', commit).split('\n').filter((l) => !TRAILER.test(l.trim())).join('\n').trim().slice(0, 2000);
+  const message = git(repo, 'log', '-1', '--format=%B', commit)
+    .split('\n')
+    .filter((l) => !TRAILER.test(l.trim()))
+    .join('\n')
+    .trim()
+    .slice(0, 2000);
   const text = git(repo, 'show', `${parent}:${path}`);
   const pre = text.split('\n');
   const gold = goldLinesOf(repo, parent, commit, path, pre);
@@ -155,32 +254,66 @@ export function buildTranscript(id) {
   const exts = EXT[ext] ?? [ext];
   const r = rng(`${repo}@${commit}:${path}`);
   // Distractors: files of the same language at the parent, 1.5–40 kB, two from the fixed file's directory when it has them.
-  const sizes = git(repo, 'ls-tree', '-r', '-l', parent).split('\n').flatMap((l) => {
-    const m = /^\d+ blob [0-9a-f]+\s+(\d+)\t(.+)$/.exec(l);
-    return m ? [{ path: m[2], size: Number(m[1]) }] : [];
-  }).filter((f) => f.path !== path && exts.some((e) => f.path.endsWith(e)) && f.size > 1500 && f.size < 40000 && !/\.d\.ts$|\.min\.js$|(^|\/)(dist|vendor|node_modules)\//.test(f.path));
+  const sizes = git(repo, 'ls-tree', '-r', '-l', parent)
+    .split('\n')
+    .flatMap((l) => {
+      const m = /^\d+ blob [0-9a-f]+\s+(\d+)\t(.+)$/.exec(l);
+      return m ? [{ path: m[2], size: Number(m[1]) }] : [];
+    })
+    .filter(
+      (f) =>
+        f.path !== path &&
+        exts.some((e) => f.path.endsWith(e)) &&
+        f.size > 1500 &&
+        f.size < 40000 &&
+        !/\.d\.ts$|\.min\.js$|(^|\/)(dist|vendor|node_modules)\//.test(f.path),
+    );
   const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
-  const near = shuffle(sizes.filter((f) => f.path.startsWith(dir) && !f.path.slice(dir.length).includes('/')), r).slice(0, 2);
-  const far = shuffle(sizes.filter((f) => !near.includes(f)), r).slice(0, 4 - near.length);
+  const near = shuffle(
+    sizes.filter((f) => f.path.startsWith(dir) && !f.path.slice(dir.length).includes('/')),
+    r,
+  ).slice(0, 2);
+  const far = shuffle(
+    sizes.filter((f) => !near.includes(f)),
+    r,
+  ).slice(0, 4 - near.length);
   const others = [...near, ...far].map((f) => ({ path: f.path, text: git(repo, 'show', `${parent}:${f.path}`), gold: false }));
   const files = shuffle([{ path, text, gold: true }, ...others], r);
   // grep over the repository at the parent commit.
-  let grepOut = '', word = 'error';
+  let grepOut = '',
+    word = 'error';
   for (const w of grepWord(message).slice(0, 6)) {
     try {
       grepOut = git(repo, 'grep', '-n', '-I', '-F', w, parent, '--', ...exts.map((e) => `*${e}`));
-    } catch { grepOut = ''; }
-    if (grepOut.trim()) { word = w; break; }
+    } catch {
+      grepOut = '';
+    }
+    if (grepOut.trim()) {
+      word = w;
+      break;
+    }
   }
   // As an agent's grep tool shows it: generated and vendored files skipped, long lines cut, 40 hits at most.
-  const grepLines = grepOut.split('\n').filter(Boolean).map((l) => l.slice(parent.length + 1))
-    .filter((l) => !/^(dist|build|vendor|node_modules)\/|\.min\.js:/.test(l)).slice(0, 40)
+  const grepLines = grepOut
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.slice(parent.length + 1))
+    .filter((l) => !/^(dist|build|vendor|node_modules)\/|\.min\.js:/.test(l))
+    .slice(0, 40)
     .map((l) => (l.length > 300 ? `${l.slice(0, 300)} …` : l));
-  const testFiles = shuffle(others.map((o) => o.path), r).slice(0, 3);
+  const testFiles = shuffle(
+    others.map((o) => o.path),
+    r,
+  ).slice(0, 3);
   const call = (n, name, a) => ({ id: `a-${n}`, role: 'assistant', content: '', toolCalls: [{ id: `call_${n}`, name, arguments: JSON.stringify(a) }] });
   const result = (n, name, content) => ({ id: `t-${n}`, role: 'tool', toolName: name, toolCallId: `call_${n}`, content });
   const messages = [
-    { id: 'sys', role: 'system', content: 'You are a coding agent working in a git repository. Tools: grep, read_file, run_tests, read_overflow. Find the cause of the problem the user reports and fix it; keep changes minimal.' },
+    {
+      id: 'sys',
+      role: 'system',
+      content:
+        'You are a coding agent working in a git repository. Tools: grep, read_file, run_tests, read_overflow. Find the cause of the problem the user reports and fix it; keep changes minimal.',
+    },
     { id: 'u1', role: 'user', content: message },
     { ...call('grep', 'grep', { pattern: word, path: '.' }), content: `Searching the repository for "${word}".` },
     result('grep', 'grep', grepLines.join('\n') || '(no matches)'),
@@ -221,7 +354,13 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const perCase = [];
   for (const ratio of ratios) {
     for (const strategy of strategies) {
-      let share = 0, all = 0, n = 0, over = 0, used = 0, budget = 0, ms = 0;
+      let share = 0,
+        all = 0,
+        n = 0,
+        over = 0,
+        used = 0,
+        budget = 0,
+        ms = 0;
       for (const t of transcripts) {
         const total = t.messages.reduce((a, m) => a + counter.count(m.content), 0);
         const tokens = Math.floor(total / ratio);
@@ -230,17 +369,34 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
         ms += performance.now() - t0;
         const after = res.messages.reduce((a, m) => a + refCount(m.content), 0);
         if (after > tokens) over++;
-        used += after; budget += tokens;
+        used += after;
+        budget += tokens;
         // A case whose commit edits no non-blank line of the file (e.g. a pure deletion elsewhere) counts for the budget only.
-        if (t.goldLines.length === 0) { perCase.push({ ratio, strategy, id: t.id, gold: null, tokens, after }); continue; }
+        if (t.goldLines.length === 0) {
+          perCase.push({ ratio, strategy, id: t.id, gold: null, tokens, after });
+          continue;
+        }
         const m = res.messages.find((x) => x.id === t.goldMessageId);
         const present = new Set(m ? m.content.split('\n') : []);
         const s = t.goldLines.filter((l) => present.has(l)).length / t.goldLines.length;
-        share += s; if (s === 1) all++; n++;
+        share += s;
+        if (s === 1) all++;
+        n++;
         perCase.push({ ratio, strategy, id: t.id, gold: s, tokens, after });
       }
       const k = transcripts.length;
-      rows.push({ ratio, strategy, cases: n, transcripts: k, goldShare: share / n, allGold: all / n, over, meanBudget: budget / k, meanUsed: used / k, ms: ms / k });
+      rows.push({
+        ratio,
+        strategy,
+        cases: n,
+        transcripts: k,
+        goldShare: share / n,
+        allGold: all / n,
+        over,
+        meanBudget: budget / k,
+        meanUsed: used / k,
+        ms: ms / k,
+      });
     }
   }
   if (has('json')) console.log(JSON.stringify({ rows, perCase }, null, 1));
@@ -250,7 +406,9 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     console.log('| budget | strategy | gold lines kept | all gold kept | over budget (o200k) | mean tokens / budget | ms/transcript |');
     console.log('|---|---|---|---|---|---|---|');
     for (const r of rows) {
-      console.log(`| 1/${r.ratio} | ${r.strategy} | ${r.goldShare.toFixed(3)} (${r.cases}) | ${(100 * r.allGold).toFixed(0)}% | ${r.over}/${r.transcripts} | ${Math.round(r.meanUsed)} / ${Math.round(r.meanBudget)} | ${r.ms.toFixed(0)} |`);
+      console.log(
+        `| 1/${r.ratio} | ${r.strategy} | ${r.goldShare.toFixed(3)} (${r.cases}) | ${(100 * r.allGold).toFixed(0)}% | ${r.over}/${r.transcripts} | ${Math.round(r.meanUsed)} / ${Math.round(r.meanBudget)} | ${r.ms.toFixed(0)} |`,
+      );
     }
   }
 }

@@ -16,7 +16,8 @@ export function smoothedBm25Keep(lines: string[], query: string, costs: Float64A
   const n = lines.length;
   const smooth = new Float64Array(n);
   for (let t = 0; t < n; t++) {
-    let s = 0, k = 0;
+    let s = 0,
+      k = 0;
     for (let u = Math.max(0, t - SMOOTHING_RADIUS); u <= Math.min(n - 1, t + SMOOTHING_RADIUS); u++, k++) s += raw[u];
     smooth[t] = s / k;
   }

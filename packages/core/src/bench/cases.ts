@@ -20,10 +20,7 @@ export async function readCases(path: string): Promise<BenchCase[]> {
   try {
     raw = await readFile(path, 'utf8');
   } catch (e) {
-    throw new CtxpruneError(
-      'INVALID_OPTION',
-      `cannot read cases from ${path}: ${(e as Error).message}. Materialize them first (README: Benchmark).`,
-    );
+    throw new CtxpruneError('INVALID_OPTION', `cannot read cases from ${path}: ${(e as Error).message}. Materialize them first (README: Benchmark).`);
   }
   const cases: BenchCase[] = [];
   raw.split('\n').forEach((line, i) => {

@@ -61,12 +61,20 @@ function poolFiles(poolsDir: string, c: DevCase, exts: string[], max: number, r:
   const walk = (d: string, depth: number): void => {
     if (depth > 6 || found.length > 400) return;
     let names: string[];
-    try { names = readdirSync(d); } catch { return; }
+    try {
+      names = readdirSync(d);
+    } catch {
+      return;
+    }
     for (const n of names) {
       if (n.startsWith('.')) continue;
       const p = join(d, n);
       let st;
-      try { st = statSync(p); } catch { continue; }
+      try {
+        st = statSync(p);
+      } catch {
+        continue;
+      }
       if (st.isDirectory()) walk(p, depth + 1);
       else if (exts.some((e) => n.endsWith(e)) && st.size > 2000 && st.size < 60000) found.push(p);
     }
@@ -121,7 +129,10 @@ export function buildTranscripts(cases: DevCase[], opts: TranscriptOptions = {})
         if (grepLines.length < 40 && l.toLowerCase().includes(word)) grepLines.push(`${f.path}:${i + 1}:${l}`);
       });
     }
-    const testFiles = shuffle(others.map((o) => o.path), r).slice(0, 3);
+    const testFiles = shuffle(
+      others.map((o) => o.path),
+      r,
+    ).slice(0, 3);
     const testLog = syntheticTestLog(c, testFiles, r);
     const messages: Message[] = [
       { id: 'sys', role: 'system', content: 'You are a coding agent. Tools: grep, read_file, run_tests, read_overflow. Fix the issue the user reports.' },
@@ -156,11 +167,19 @@ function syntheticTestLog(c: DevCase, testFiles: string[], r: () => number): str
     const n = 20 + Math.floor(r() * 40);
     lines.push(`tests/test_${base}.py ${'.'.repeat(n)} [${Math.floor(r() * 100)}%]`);
   }
-  lines.push(`tests/test_regressions.py ..F.. [100%]`, '', '=================================== FAILURES ===================================',
-    `___________________________ ${name} ___________________________`, '',
-    `    def ${name}():`, '>       assert result == expected', 'E       AssertionError: assert None == True', '',
+  lines.push(
+    `tests/test_regressions.py ..F.. [100%]`,
+    '',
+    '=================================== FAILURES ===================================',
+    `___________________________ ${name} ___________________________`,
+    '',
+    `    def ${name}():`,
+    '>       assert result == expected',
+    'E       AssertionError: assert None == True',
+    '',
     `FAILED tests/test_regressions.py::${name} - AssertionError`,
-    '======================== 1 failed, 213 passed in 4.12s =========================');
+    '======================== 1 failed, 213 passed in 4.12s =========================',
+  );
   return lines.join('\n');
 }
 
@@ -201,7 +220,12 @@ export async function runCompactionBench(
   const rows: BenchRow[] = [];
   const budgets = transcripts.map((t) => Math.floor(t.messages.reduce((a, m) => a + counter.count(m.content), 0) / ratio));
   for (const v of variants) {
-    let share = 0, all = 0, n = 0, used = 0, budget = 0, over = 0;
+    let share = 0,
+      all = 0,
+      n = 0,
+      used = 0,
+      budget = 0,
+      over = 0;
     const t0 = performance.now();
     for (let k = 0; k < transcripts.length; k++) {
       const t = transcripts[k];
@@ -216,8 +240,13 @@ export async function runCompactionBench(
       n++;
     }
     rows.push({
-      strategy: v.name, cases: n, goldShare: share / n, allGold: all / n,
-      tokensUsed: used / transcripts.length, budget: budget / transcripts.length, overBudget: over,
+      strategy: v.name,
+      cases: n,
+      goldShare: share / n,
+      allGold: all / n,
+      tokensUsed: used / transcripts.length,
+      budget: budget / transcripts.length,
+      overBudget: over,
       ms: (performance.now() - t0) / transcripts.length,
     });
   }
@@ -227,7 +256,9 @@ export async function runCompactionBench(
 export function formatRows(rows: BenchRow[]): string {
   const head = '| strategy | cases | gold lines kept | cases with all gold | mean tokens used | mean budget | over budget | ms/case |';
   const sep = '|---|---|---|---|---|---|---|---|';
-  const body = rows.map((r) =>
-    `| ${r.strategy} | ${r.cases} | ${(100 * r.goldShare).toFixed(1)}% | ${(100 * r.allGold).toFixed(1)}% | ${Math.round(r.tokensUsed)} | ${Math.round(r.budget)} | ${r.overBudget} | ${r.ms.toFixed(0)} |`);
+  const body = rows.map(
+    (r) =>
+      `| ${r.strategy} | ${r.cases} | ${(100 * r.goldShare).toFixed(1)}% | ${(100 * r.allGold).toFixed(1)}% | ${Math.round(r.tokensUsed)} | ${Math.round(r.budget)} | ${r.overBudget} | ${r.ms.toFixed(0)} |`,
+  );
   return [head, sep, ...body].join('\n');
 }

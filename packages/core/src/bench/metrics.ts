@@ -68,8 +68,7 @@ export function formatSummaryRow(label: string, s: BenchSummary): string {
   return `| ${label} | ${s.recall.toFixed(3)} | ${s.allKept.toFixed(3)} | ${pct(s.budgetCompliance)} | ${pct(s.parseValidity)} | ${s.msMedian.toFixed(1)} | ${s.msP95.toFixed(1)} |`;
 }
 
-export const SUMMARY_HEADER =
-  '| run | recall | all kept | budget ok | parses | ms median | ms p95 |\n|---|---|---|---|---|---|---|';
+export const SUMMARY_HEADER = '| run | recall | all kept | budget ok | parses | ms median | ms p95 |\n|---|---|---|---|---|---|---|';
 
 /** A row with only the recall of the scorers' rankings alone (CaseOutcome.rankingRecall). */
 export function formatRankingRow(label: string, outcomes: CaseOutcome[]): string {
@@ -107,13 +106,19 @@ export function formatBreakdown(label: string, outcomes: CaseOutcome[]): string 
       }
     }
   }
-  const head = '| run | cases | recall | ranking | window | all kept | budget ok | input parses | output parses | ms median |\n|---|---|---|---|---|---|---|---|---|---|';
+  const head =
+    '| run | cases | recall | ranking | window | all kept | budget ok | input parses | output parses | ms median |\n|---|---|---|---|---|---|---|---|---|---|';
   const pct = (x: number) => (Number.isNaN(x) ? '–' : `${(100 * x).toFixed(1)}%`);
-  return [head, ...rows.map(([name, sub]) => {
-    const s = summarize(sub);
-    return `| ${name} | ${s.cases} | ${s.recall.toFixed(3)} | ${meanOf(sub, (o) => o.rankingRecall)} | ${meanOf(sub, (o) => o.bm25WindowRecall)} | ` +
-      `${s.allKept.toFixed(3)} | ${pct(s.budgetCompliance)} | ${pct(inputParses(sub))} | ${pct(s.parseValidity)} | ${s.msMedian.toFixed(1)} |`;
-  })].join('\n');
+  return [
+    head,
+    ...rows.map(([name, sub]) => {
+      const s = summarize(sub);
+      return (
+        `| ${name} | ${s.cases} | ${s.recall.toFixed(3)} | ${meanOf(sub, (o) => o.rankingRecall)} | ${meanOf(sub, (o) => o.bm25WindowRecall)} | ` +
+        `${s.allKept.toFixed(3)} | ${pct(s.budgetCompliance)} | ${pct(inputParses(sub))} | ${pct(s.parseValidity)} | ${s.msMedian.toFixed(1)} |`
+      );
+    }),
+  ].join('\n');
 }
 
 /** hit@1 and reciprocal rank within the top k (0 when no gold file is in the top k). */

@@ -28,8 +28,7 @@ export interface PackCandidate {
   expandedFrom?: string;
 }
 
-export type PackDecision =
-  | 'selected' | 'below_min_score' | 'over_budget' | 'redundant' | 'conflict' | 'max_units';
+export type PackDecision = 'selected' | 'below_min_score' | 'over_budget' | 'redundant' | 'conflict' | 'max_units';
 
 export interface PackOptions {
   budget: number;
@@ -56,8 +55,13 @@ export interface PackResult {
 }
 
 export const REFERENCE_PACKER = {
-  maxUnits: 5, minScore: 0.02, minScoreAfterFirst: 0.06, stalePenalty: 0.1, redundancyJaccard: 0.82,
-  expansionFactor: 0.6, expandFraction: 1 / 3,
+  maxUnits: 5,
+  minScore: 0.02,
+  minScoreAfterFirst: 0.06,
+  stalePenalty: 0.1,
+  redundancyJaccard: 0.82,
+  expansionFactor: 0.6,
+  expandFraction: 1 / 3,
 } as const;
 
 const termCache = new WeakMap<ContextUnit, Set<string>>();
@@ -71,7 +75,8 @@ export function referencePack(candidates: readonly PackCandidate[], opts: PackOp
   const R = REFERENCE_PACKER;
   const cost = opts.cost ?? ((u: ContextUnit) => u.tokens);
   const maxUnits = opts.maxUnits ?? R.maxUnits;
-  const minFirst = opts.minScore ?? R.minScore, minLater = opts.minScoreAfterFirst ?? R.minScoreAfterFirst;
+  const minFirst = opts.minScore ?? R.minScore,
+    minLater = opts.minScoreAfterFirst ?? R.minScoreAfterFirst;
   const stale = opts.stalePenalty ?? R.stalePenalty;
   const redJ = opts.redundancyJaccard ?? R.redundancyJaccard;
   const factor = opts.expansionFactor ?? R.expansionFactor;
@@ -100,13 +105,29 @@ export function referencePack(candidates: readonly PackCandidate[], opts: PackOp
   let used = 0;
   for (const c of pool) {
     const k = cost(c.unit);
-    const decide = (decision: PackDecision) => decisions.push({ id: c.unit.id, score: c.score, cost: k, decision, ...(c.expandedFrom ? { expandedFrom: c.expandedFrom } : {}) });
-    if (selected.length >= maxUnits) { decide('max_units'); continue; }
-    if (c.score < (selected.length === 0 ? minFirst : minLater)) { decide('below_min_score'); continue; }
-    if (used + k > opts.budget) { decide('over_budget'); continue; }
-    if (opts.graph && selected.some((s) => opts.graph!.inConflict(s.unit.id, c.unit.id))) { decide('conflict'); continue; }
+    const decide = (decision: PackDecision) =>
+      decisions.push({ id: c.unit.id, score: c.score, cost: k, decision, ...(c.expandedFrom ? { expandedFrom: c.expandedFrom } : {}) });
+    if (selected.length >= maxUnits) {
+      decide('max_units');
+      continue;
+    }
+    if (c.score < (selected.length === 0 ? minFirst : minLater)) {
+      decide('below_min_score');
+      continue;
+    }
+    if (used + k > opts.budget) {
+      decide('over_budget');
+      continue;
+    }
+    if (opts.graph && selected.some((s) => opts.graph!.inConflict(s.unit.id, c.unit.id))) {
+      decide('conflict');
+      continue;
+    }
     const t = unitTerms(c.unit);
-    if (selected.some((s) => jaccard(unitTerms(s.unit), t) >= redJ)) { decide('redundant'); continue; }
+    if (selected.some((s) => jaccard(unitTerms(s.unit), t) >= redJ)) {
+      decide('redundant');
+      continue;
+    }
     selected.push(c);
     used += k;
     decide('selected');
@@ -130,7 +151,10 @@ export function migPack(candidates: readonly PackCandidate[], opts: MigPackOptio
   const byId = new Map(candidates.map((c) => [c.unit.id, c]));
   const maxRel = Math.max(1e-9, ...candidates.map((c) => Math.max(0, c.rank ?? c.score)));
   const units: SelectUnit[] = candidates.map((c) => ({
-    id: c.unit.id, tokens: Math.max(1, cost(c.unit)), relevance: Math.max(0, c.rank ?? c.score) / maxRel, group: c.unit.type,
+    id: c.unit.id,
+    tokens: Math.max(1, cost(c.unit)),
+    relevance: Math.max(0, c.rank ?? c.score) / maxRel,
+    group: c.unit.type,
   }));
   const sim = (a: SelectUnit, b: SelectUnit) => jaccard(unitTerms(byId.get(a.id)!.unit), unitTerms(byId.get(b.id)!.unit));
   const r = packMig(units, opts.budget, sim, { lambda: opts.lambda ?? 1, minGain: opts.minGain ?? 0 });
@@ -144,7 +168,10 @@ export function migPack(candidates: readonly PackCandidate[], opts: MigPackOptio
     let decision: PackDecision = 'selected';
     if (opts.maxUnits !== undefined && selected.length >= opts.maxUnits) decision = 'max_units';
     else if (opts.graph && selected.some((s) => opts.graph!.inConflict(s.unit.id, id))) decision = 'conflict';
-    if (decision === 'selected') { selected.push(c); used += k; }
+    if (decision === 'selected') {
+      selected.push(c);
+      used += k;
+    }
     decisions.push({ id, score: c.score, cost: k, decision });
   }
   for (const c of candidates) if (!chosen.has(c.unit.id)) decisions.push({ id: c.unit.id, score: c.score, cost: cost(c.unit), decision: 'over_budget' });
@@ -228,16 +255,27 @@ export async function assembleContext(task: CiclTask, graph: ContextGraph, opts:
     return c;
   };
   const rawText = new Map<string, string>();
-  const raw = (u: ContextUnit) => { let t = rawText.get(u.id); if (t === undefined) rawText.set(u.id, (t = renderRawUnit(u))); return t; };
+  const raw = (u: ContextUnit) => {
+    let t = rawText.get(u.id);
+    if (t === undefined) rawText.set(u.id, (t = renderRawUnit(u)));
+    return t;
+  };
   const sep = '\n\n';
   const rawCost = (u: ContextUnit) => counter.count(raw(u) + sep);
   const scoreOf = (u: ContextUnit) => byId.get(u.id)?.score ?? 0;
   const cardCost = (u: ContextUnit) => counter.count(renderCard(card(u, scoreOf(u))) + sep);
   const cost = mode === 'pre-budget' ? cardCost : rawCost;
   const cands: PackCandidate[] = scored.map((s) => ({ unit: s.unit, score: s.score, rank: s.rank }));
-  const packed = selector === 'mig'
-    ? migPack(cands, { ...opts.mig, ...(opts.maxUnits !== undefined ? { maxUnits: opts.maxUnits } : {}), budget: opts.budget, cost, graph })
-    : referencePack(cands, { ...opts.pack, maxUnits: opts.maxUnits ?? opts.pack?.maxUnits ?? defaultMaxUnits(opts.budget), budget: opts.budget, cost, graph });
+  const packed =
+    selector === 'mig'
+      ? migPack(cands, { ...opts.mig, ...(opts.maxUnits !== undefined ? { maxUnits: opts.maxUnits } : {}), budget: opts.budget, cost, graph })
+      : referencePack(cands, {
+          ...opts.pack,
+          maxUnits: opts.maxUnits ?? opts.pack?.maxUnits ?? defaultMaxUnits(opts.budget),
+          budget: opts.budget,
+          cost,
+          graph,
+        });
 
   const items: AssembledItem[] = packed.selected.map((c) => {
     const useCard = mode !== 'raw';
@@ -255,7 +293,17 @@ export async function assembleContext(task: CiclTask, graph: ContextGraph, opts:
   }
   const cards = items.flatMap((i) => (i.card ? [i.card] : []));
   return {
-    task, mode, selector, budget: opts.budget, items, cards, text, tokens, candidates: scored, decisions: packed.decisions,
-    audit: auditCards(cards), ...(judgeStats ? { judgeStats } : {}),
+    task,
+    mode,
+    selector,
+    budget: opts.budget,
+    items,
+    cards,
+    text,
+    tokens,
+    candidates: scored,
+    decisions: packed.decisions,
+    audit: auditCards(cards),
+    ...(judgeStats ? { judgeStats } : {}),
   };
 }

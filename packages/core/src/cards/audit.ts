@@ -47,19 +47,27 @@ export function isActionableHint(hint: string): boolean {
 }
 
 export function isPlaceholder(value: string): boolean {
-  const norm = value.trim().toLowerCase().replace(/^[\s"'`([{<.:;-]+|[\s"'`)\]}>.:;!?-]+$/g, '');
+  const norm = value
+    .trim()
+    .toLowerCase()
+    .replace(/^[\s"'`([{<.:;-]+|[\s"'`)\]}>.:;!?-]+$/g, '');
   return PLACEHOLDERS.has(norm) || PLACEHOLDER_WORD.test(value);
 }
 
 export function auditCards(cards: readonly MemoryCard[]): AuditReport {
   const perCard: AuditReport['perCard'] = [];
-  let complete = 0, actionable = 0, compressed = 0, withPlaceholder = 0, ratioSum = 0;
+  let complete = 0,
+    actionable = 0,
+    compressed = 0,
+    withPlaceholder = 0,
+    ratioSum = 0;
   for (const c of cards) {
     const rec = c as unknown as Record<string, unknown>;
-    const missing = CARD_FIELDS.filter((f) => typeof rec[f] !== 'string' || (rec[f]).trim() === '');
-    const placeholders = CARD_FIELDS.filter((f) => typeof rec[f] === 'string' && (rec[f]).trim() !== '' && isPlaceholder(rec[f]));
+    const missing = CARD_FIELDS.filter((f) => typeof rec[f] !== 'string' || rec[f].trim() === '');
+    const placeholders = CARD_FIELDS.filter((f) => typeof rec[f] === 'string' && rec[f].trim() !== '' && isPlaceholder(rec[f]));
     const act = typeof c.action_hint === 'string' && isActionableHint(c.action_hint);
-    const orig = Number(c.original_tokens), comp = Number(c.compressed_tokens);
+    const orig = Number(c.original_tokens),
+      comp = Number(c.compressed_tokens);
     const ok = Number.isFinite(orig) && Number.isFinite(comp) && orig > 0 && comp < orig;
     if (missing.length === 0) complete++;
     if (act) actionable++;
@@ -94,9 +102,11 @@ export function auditCards(cards: readonly MemoryCard[]): AuditReport {
     return r;
   }
   if (r.actionableHintRate < t.actionableHintRate) r.reasons.push(`actionable-hint rate ${r.actionableHintRate.toFixed(3)} < ${t.actionableHintRate}`);
-  if (r.compressionSuccessRate < t.compressionSuccessRate) r.reasons.push(`compression-success rate ${r.compressionSuccessRate.toFixed(3)} < ${t.compressionSuccessRate}`);
+  if (r.compressionSuccessRate < t.compressionSuccessRate)
+    r.reasons.push(`compression-success rate ${r.compressionSuccessRate.toFixed(3)} < ${t.compressionSuccessRate}`);
   if (r.placeholderRate > t.placeholderRate) r.reasons.push(`placeholder rate ${r.placeholderRate.toFixed(3)} > ${t.placeholderRate}`);
-  if (!(r.meanCompressionRatio < t.meanCompressionRatio)) r.reasons.push(`mean compression ratio ${r.meanCompressionRatio.toFixed(3)} ≥ ${t.meanCompressionRatio}`);
+  if (!(r.meanCompressionRatio < t.meanCompressionRatio))
+    r.reasons.push(`mean compression ratio ${r.meanCompressionRatio.toFixed(3)} ≥ ${t.meanCompressionRatio}`);
   r.verdict = r.reasons.length ? 'WARN' : 'PASS';
   return r;
 }

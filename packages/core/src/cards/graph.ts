@@ -162,9 +162,8 @@ const NEGATION = /\b(not|never|don'?t|do not|avoid|no longer|must not|shouldn'?t
 export async function buildContextGraph(opts: BuildGraphOptions): Promise<ContextGraph> {
   const counter = opts.counter ?? (await loadDefaultTokenCounter());
   const g = new ContextGraph();
-  const files: Map<string, string> = opts.files instanceof Map
-    ? new Map<string, string>(opts.files)
-    : new Map(Object.entries((opts.files ?? {}) as Record<string, string>));
+  const files: Map<string, string> =
+    opts.files instanceof Map ? new Map<string, string>(opts.files) : new Map(Object.entries((opts.files ?? {}) as Record<string, string>));
   for (const [path, text] of files) {
     const { units, containment } = await fileUnits(path, text, { counter, analyze: opts.analyze, instanceId: opts.instanceId, symbols: opts.symbols });
     for (const u of units) g.addUnit(u);
@@ -199,7 +198,8 @@ export async function buildContextGraph(opts: BuildGraphOptions): Promise<Contex
   // Heuristic conflicts: two memory-like units on the same subject with opposite polarity.
   for (let i = 0; i < memUnits.length; i++) {
     for (let j = i + 1; j < memUnits.length; j++) {
-      const a = memUnits[i], b = memUnits[j];
+      const a = memUnits[i],
+        b = memUnits[j];
       if (NEGATION.test(a.content) === NEGATION.test(b.content)) continue;
       if (jaccard(termSet(a.content), termSet(b.content)) >= 0.4) g.addEdge(a.id, b.id, 'conflict', 0.7);
     }
@@ -207,12 +207,17 @@ export async function buildContextGraph(opts: BuildGraphOptions): Promise<Contex
   // Similarity edges from each memory-like unit to its most similar units.
   if (memUnits.length) {
     const tv = termVectors(g.units.map((u) => `${u.title ?? ''}\n${u.content}`));
-    const kSim = opts.similarityK ?? 3, minSim = opts.similarityMin ?? 0.2;
+    const kSim = opts.similarityK ?? 3,
+      minSim = opts.similarityMin ?? 0.2;
     const pos = new Map(g.units.map((u, i) => [u.id, i]));
     for (const m of memUnits) {
       const i = pos.get(m.id)!;
       const sims: [number, number][] = [];
-      for (let j = 0; j < g.units.length; j++) if (j !== i) { const s = tv.cosine(i, j); if (s >= minSim) sims.push([j, s]); }
+      for (let j = 0; j < g.units.length; j++)
+        if (j !== i) {
+          const s = tv.cosine(i, j);
+          if (s >= minSim) sims.push([j, s]);
+        }
       sims.sort((x, y) => y[1] - x[1]);
       for (const [j, s] of sims.slice(0, kSim)) g.addEdge(m.id, g.units[j].id, 'similarity', s);
     }

@@ -4,7 +4,8 @@
  */
 
 const PY_IMPORT = /^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\(?[^\n#]*)|import[ \t]+([^\n#]+))/gm;
-const JS_IMPORT = /(?:import|export)[^'"`;]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|require\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
+const JS_IMPORT =
+  /(?:import|export)[^'"`;]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|require\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
 
 /** Dotted module name → path, for every .py file (with and without a leading src./lib.). */
 export function pythonModuleIndex(paths: Iterable<string>): Map<string, string> {
@@ -41,7 +42,10 @@ export function pythonImports(path: string, content: string, index: Map<string, 
   while ((m = PY_IMPORT.exec(content))) {
     if (m[3] !== undefined) {
       for (const part of m[3].split(',')) {
-        const name = part.trim().split(/\s+as\s+/)[0].trim();
+        const name = part
+          .trim()
+          .split(/\s+as\s+/)[0]
+          .trim();
         if (!name) continue;
         // `import a.b.c` binds a and loads a.b.c: take the longest resolvable prefix.
         const segs = name.split('.');
@@ -57,7 +61,16 @@ export function pythonImports(path: string, content: string, index: Map<string, 
       const rest = base.slice(dots);
       base = [...up, ...(rest ? rest.split('.') : [])].join('.');
     }
-    const names = m[2].replace(/[()\\]/g, ' ').split(',').map((s) => s.trim().split(/\s+as\s+/)[0].trim()).filter(Boolean);
+    const names = m[2]
+      .replace(/[()\\]/g, ' ')
+      .split(',')
+      .map((s) =>
+        s
+          .trim()
+          .split(/\s+as\s+/)[0]
+          .trim(),
+      )
+      .filter(Boolean);
     let any = false;
     for (const n of names) if (n !== '*' && base && add(`${base}.${n}`)) any = true;
     if (!any && base) {
@@ -89,7 +102,10 @@ export function jsImports(path: string, content: string, paths: ReadonlySet<stri
     const stripped = base.replace(/\.(js|mjs|cjs|jsx)$/, '');
     for (const cand of [base, stripped]) {
       const hit = JS_EXT.map((e) => cand + e).find((c) => paths.has(c) && c !== path);
-      if (hit) { out.add(hit); break; }
+      if (hit) {
+        out.add(hit);
+        break;
+      }
     }
   }
   return [...out];

@@ -8,13 +8,9 @@ export type { MemoryInput, StructureProvider, SymbolSpan, TreeUnitOptions } from
 export { syntaxStructureProvider } from './syntax-provider.js';
 export type { SyntaxProviderOptions } from './syntax-provider.js';
 export { importGraph, pythonImports, pythonModuleIndex, jsImports } from './imports.js';
-export {
-  UTILITY_WEIGHTS, utilityCost, utilityScore, proxyComponents, proxyFeatures, rankerFeatures, RANKER_FEATURES,
-} from './utility.js';
+export { UTILITY_WEIGHTS, utilityCost, utilityScore, proxyComponents, proxyFeatures, rankerFeatures, RANKER_FEATURES } from './utility.js';
 export type { UtilityBreakdown, UnitSignals, RankerFeature, ProxyFeatures } from './utility.js';
-export {
-  JUDGMENT_FIELDS, validateJudgment, judgePrompt, judgeOne, judgeAll, judgmentComponents, emptyJudgeStats, recordOutcome,
-} from './judge.js';
+export { JUDGMENT_FIELDS, validateJudgment, judgePrompt, judgeOne, judgeAll, judgmentComponents, emptyJudgeStats, recordOutcome } from './judge.js';
 export type { JudgeFn, JudgeRequest, JudgeStats, JudgeOutcome, JudgeErrorCode, JudgeRunOptions, ValidateOptions, ValidationResult } from './judge.js';
 export { LinearRanker, MlpRanker, loadRanker, pairsFromExamples, pairwiseAccuracy } from './rankers.js';
 export type { Ranker, RankExample, Pair, LinearTrainOptions, MlpTrainOptions } from './rankers.js';
@@ -26,6 +22,14 @@ export { auditCards, isActionableHint, isPlaceholder, AUDIT_THRESHOLDS, ACTION_V
 export type { AuditReport, AuditVerdict } from './audit.js';
 export { referencePack, migPack, assembleContext, renderRawUnit, defaultMaxUnits, REFERENCE_PACKER } from './assemble.js';
 export type {
-  PackCandidate, PackOptions, PackResult, PackDecision, MigPackOptions, AssembleOptions, AssembleResult, AssembledItem,
-  CompressionMode, Selector,
+  PackCandidate,
+  PackOptions,
+  PackResult,
+  PackDecision,
+  MigPackOptions,
+  AssembleOptions,
+  AssembleResult,
+  AssembledItem,
+  CompressionMode,
+  Selector,
 } from './assemble.js';

@@ -7,8 +7,14 @@
 import type { CiclTask, ContextUnit, Judgment, UtilityComponents } from './types.js';
 
 export const JUDGMENT_FIELDS = [
-  'no_context_action', 'with_context_action', 'action_shift', 'necessity', 'expected_outcome_uplift',
-  'negative_transfer_risk', 'reason', 'confidence',
+  'no_context_action',
+  'with_context_action',
+  'action_shift',
+  'necessity',
+  'expected_outcome_uplift',
+  'negative_transfer_risk',
+  'reason',
+  'confidence',
 ] as const;
 const NUMBER_FIELDS = ['action_shift', 'necessity', 'expected_outcome_uplift', 'negative_transfer_risk', 'confidence'] as const;
 const STRING_FIELDS = ['no_context_action', 'with_context_action', 'reason'] as const;
@@ -26,8 +32,17 @@ export interface JudgeRequest {
 export type JudgeFn = (req: JudgeRequest) => Promise<JudgeAnswer>;
 
 export type JudgeErrorCode =
-  | 'not_object' | 'not_json' | 'too_large' | 'forbidden_key' | 'unknown_field' | 'missing_field'
-  | 'wrong_type' | 'out_of_range' | 'string_too_long' | 'threw' | 'timeout';
+  | 'not_object'
+  | 'not_json'
+  | 'too_large'
+  | 'forbidden_key'
+  | 'unknown_field'
+  | 'missing_field'
+  | 'wrong_type'
+  | 'out_of_range'
+  | 'string_too_long'
+  | 'threw'
+  | 'timeout';
 
 export type ValidationResult = { ok: true; judgment: Judgment } | { ok: false; error: JudgeErrorCode; detail: string };
 
@@ -44,7 +59,9 @@ export interface ValidateOptions {
 function extractJsonObject(text: string): string | null {
   const start = text.indexOf('{');
   if (start < 0) return null;
-  let depth = 0, inStr = false, esc = false;
+  let depth = 0,
+    inStr = false,
+    esc = false;
   for (let i = start; i < text.length; i++) {
     const c = text[i];
     if (inStr) {
@@ -151,7 +168,9 @@ export function judgePrompt(task: CiclTask, unit: ContextUnit, maxUnitChars = 60
     'Compare the next action without this context and with it. Answer with one JSON object and nothing else:',
     '{"no_context_action": string, "with_context_action": string, "action_shift": 0..1, "necessity": 0..1,',
     ' "expected_outcome_uplift": 0..1, "negative_transfer_risk": 0..1, "reason": string, "confidence": 0..1}',
-  ].filter((l) => l !== '').join('\n');
+  ]
+    .filter((l) => l !== '')
+    .join('\n');
 }
 
 export interface JudgeStats {
@@ -193,7 +212,9 @@ export async function judgeOne(judge: JudgeFn, task: CiclTask, unit: ContextUnit
   try {
     const call = (async () => judge({ prompt: judgePrompt(task, unit), task, unit, signal: ac.signal }))();
     call.catch(() => undefined); // a late rejection after a timeout must not go unhandled
-    const late = new Promise<typeof TIMEOUT>((resolve) => { timer = setTimeout(() => resolve(TIMEOUT), timeoutMs); });
+    const late = new Promise<typeof TIMEOUT>((resolve) => {
+      timer = setTimeout(() => resolve(TIMEOUT), timeoutMs);
+    });
     let answer: unknown;
     try {
       answer = await Promise.race([call, late]);
@@ -213,7 +234,10 @@ export async function judgeOne(judge: JudgeFn, task: CiclTask, unit: ContextUnit
 
 export function recordOutcome(stats: JudgeStats, o: JudgeOutcome): void {
   stats.calls++;
-  if (o.ok) { stats.ok++; return; }
+  if (o.ok) {
+    stats.ok++;
+    return;
+  }
   if (o.error === 'threw') stats.threw++;
   else if (o.error === 'timeout') stats.timeouts++;
   else stats.malformed++;
@@ -223,7 +247,10 @@ export function recordOutcome(stats: JudgeStats, o: JudgeOutcome): void {
 
 /** Judge every unit (bounded concurrency); outcomes in input order, stats for the report. */
 export async function judgeAll(
-  judge: JudgeFn, task: CiclTask, units: readonly ContextUnit[], opts: JudgeRunOptions = {},
+  judge: JudgeFn,
+  task: CiclTask,
+  units: readonly ContextUnit[],
+  opts: JudgeRunOptions = {},
 ): Promise<{ outcomes: JudgeOutcome[]; stats: JudgeStats }> {
   const outcomes = new Array<JudgeOutcome>(units.length);
   const stats = emptyJudgeStats();

@@ -31,8 +31,15 @@ export interface MemoryCard {
 }
 
 const HINT_VERB: Record<UnitType, string> = {
-  file: 'Inspect', symbol: 'Inspect', class: 'Inspect', rule: 'Check', strategy: 'Use', trajectory: 'Compare',
-  failure: 'Check', api: 'Call', memory: 'Use',
+  file: 'Inspect',
+  symbol: 'Inspect',
+  class: 'Inspect',
+  rule: 'Check',
+  strategy: 'Use',
+  trajectory: 'Compare',
+  failure: 'Check',
+  api: 'Call',
+  memory: 'Use',
 };
 
 const FAILURE_TEXT: Record<UnitType, string> = {
@@ -50,12 +57,19 @@ const FAILURE_TEXT: Record<UnitType, string> = {
 /** The line (or sentence) of the unit that shares most terms with the task; ties → earliest. */
 export function evidenceLine(task: CiclTask, unit: ContextUnit): string {
   const q = termSet(task.query + ' ' + (task.expectedAction ?? ''));
-  const pieces = unit.content.split(/\n|(?<=[.!?])\s+/).map((s) => s.trim()).filter((s) => s.length > 0);
-  let best = pieces[0] ?? '', bestScore = -1;
+  const pieces = unit.content
+    .split(/\n|(?<=[.!?])\s+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  let best = pieces[0] ?? '',
+    bestScore = -1;
   for (const p of pieces) {
     let s = 0;
     for (const t of termSet(p)) if (q.has(t)) s++;
-    if (s > bestScore) { bestScore = s; best = p; }
+    if (s > bestScore) {
+      bestScore = s;
+      best = p;
+    }
   }
   return best;
 }
@@ -90,7 +104,11 @@ function joinWords(words: readonly string[]): string {
  */
 export function firstDocLine(content: string): string {
   const lines = content.split('\n').map((l) => l.trim());
-  const strip = (s: string) => s.replace(/("""|'''|\*\/)\s*$/, '').replace(/^\*\s?/, '').trim();
+  const strip = (s: string) =>
+    s
+      .replace(/("""|'''|\*\/)\s*$/, '')
+      .replace(/^\*\s?/, '')
+      .trim();
   // Leading comment lines (the span may start with them).
   const first = lines[0] ?? '';
   const js = /^\/\*\*?(.*)$/.exec(first);

@@ -19,7 +19,10 @@ export interface RankExample {
   label: number;
 }
 
-export interface Pair { pos: Float64Array; neg: Float64Array }
+export interface Pair {
+  pos: Float64Array;
+  neg: Float64Array;
+}
 
 /** Within-group pairs whose labels differ by more than `margin` (better one first). */
 export function pairsFromExamples(examples: readonly RankExample[], margin = 1e-6): Pair[] {
@@ -72,7 +75,12 @@ export function pairwiseAccuracy(r: Ranker, pairs: readonly Pair[]): number {
 
 // ---------------------------------------------------------------- linear
 
-export interface LinearTrainOptions { epochs?: number; lr?: number; l2?: number; seed?: number }
+export interface LinearTrainOptions {
+  epochs?: number;
+  lr?: number;
+  l2?: number;
+  seed?: number;
+}
 
 export class LinearRanker implements Ranker {
   readonly kind = 'linear' as const;
@@ -86,7 +94,9 @@ export class LinearRanker implements Ranker {
   }
   /** Pairwise logistic loss log(1 + exp(−w·(x⁺ − x⁻))) + l2·|w|², plain SGD over shuffled pairs. */
   static train(pairs: readonly Pair[], opts: LinearTrainOptions = {}): LinearRanker {
-    const epochs = opts.epochs ?? 80, lr = opts.lr ?? 0.08, l2 = opts.l2 ?? 5e-4;
+    const epochs = opts.epochs ?? 80,
+      lr = opts.lr ?? 0.08,
+      l2 = opts.l2 ?? 5e-4;
     const rand = rng(opts.seed ?? 1);
     const w = new Float64Array(DIM);
     const order = pairs.map((_, i) => i);
@@ -96,7 +106,10 @@ export class LinearRanker implements Ranker {
       for (const k of order) {
         const { pos, neg } = pairs[k];
         let m = 0;
-        for (let i = 0; i < DIM; i++) { diff[i] = pos[i] - neg[i]; m += w[i] * diff[i]; }
+        for (let i = 0; i < DIM; i++) {
+          diff[i] = pos[i] - neg[i];
+          m += w[i] * diff[i];
+        }
         const g = -sigmoid(-m); // d loss / d margin
         for (let i = 0; i < DIM; i++) w[i] -= lr * (g * diff[i] + 2 * l2 * w[i]);
       }
@@ -111,20 +124,33 @@ export class LinearRanker implements Ranker {
 // ---------------------------------------------------------------- MLP
 
 export interface MlpTrainOptions {
-  hidden?: number; epochs?: number; lr?: number; batchSize?: number; weightDecay?: number; dropout?: number; seed?: number;
+  hidden?: number;
+  epochs?: number;
+  lr?: number;
+  batchSize?: number;
+  weightDecay?: number;
+  dropout?: number;
+  seed?: number;
 }
 
 export class MlpRanker implements Ranker {
   readonly kind = 'mlp' as const;
   /** w1: hidden × DIM row-major. */
-  constructor(readonly hidden: number, readonly w1: Float64Array, readonly b1: Float64Array, readonly w2: Float64Array, public b2: number) {
+  constructor(
+    readonly hidden: number,
+    readonly w1: Float64Array,
+    readonly b1: Float64Array,
+    readonly w2: Float64Array,
+    public b2: number,
+  ) {
     if (w1.length !== hidden * DIM || b1.length !== hidden || w2.length !== hidden) {
       throw new CtxpruneError('INVALID_OPTION', 'MLP ranker weights do not match its shape');
     }
   }
   static init(hidden: number, seed: number): MlpRanker {
     const rand = rng(seed);
-    const lim1 = Math.sqrt(6 / (DIM + hidden)), lim2 = Math.sqrt(6 / (hidden + 1));
+    const lim1 = Math.sqrt(6 / (DIM + hidden)),
+      lim2 = Math.sqrt(6 / (hidden + 1));
     const w1 = Float64Array.from({ length: hidden * DIM }, () => (rand() * 2 - 1) * lim1);
     const w2 = Float64Array.from({ length: hidden }, () => (rand() * 2 - 1) * lim2);
     return new MlpRanker(hidden, w1, new Float64Array(hidden), w2, 0);
@@ -148,8 +174,12 @@ export class MlpRanker implements Ranker {
   }
   /** BPR: minimise −log σ(f(x⁺) − f(x⁻)) with AdamW over mini-batches; inverted dropout on the hidden layer. */
   static train(pairs: readonly Pair[], opts: MlpTrainOptions = {}): MlpRanker {
-    const hidden = opts.hidden ?? 32, epochs = opts.epochs ?? 120, lr = opts.lr ?? 1e-3;
-    const batch = opts.batchSize ?? 256, wd = opts.weightDecay ?? 1e-4, p = opts.dropout ?? 0.1;
+    const hidden = opts.hidden ?? 32,
+      epochs = opts.epochs ?? 120,
+      lr = opts.lr ?? 1e-3;
+    const batch = opts.batchSize ?? 256,
+      wd = opts.weightDecay ?? 1e-4,
+      p = opts.dropout ?? 0.1;
     const seed = opts.seed ?? 1;
     const m = MlpRanker.init(hidden, seed);
     const rand = rng(seed + 1);
@@ -159,10 +189,14 @@ export class MlpRanker implements Ranker {
     const grads = all.map((a) => new Float64Array(a.length));
     const m1 = all.map((a) => new Float64Array(a.length));
     const v1 = all.map((a) => new Float64Array(a.length));
-    const beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
+    const beta1 = 0.9,
+      beta2 = 0.999,
+      eps = 1e-8;
     let step = 0;
-    const hp = new Float64Array(hidden), hn = new Float64Array(hidden);
-    const maskP = new Float64Array(hidden), maskN = new Float64Array(hidden);
+    const hp = new Float64Array(hidden),
+      hn = new Float64Array(hidden);
+    const maskP = new Float64Array(hidden),
+      maskN = new Float64Array(hidden);
     const order = pairs.map((_, i) => i);
     for (let ep = 0; ep < epochs; ep++) {
       shuffle(order, rand);
@@ -179,7 +213,10 @@ export class MlpRanker implements Ranker {
           const d = m.forward(pos, hp, maskP) - m.forward(neg, hn, maskN);
           const g = -sigmoid(-d) / (end - start); // d loss / d (f⁺ − f⁻), batch mean
           // f⁺ contributes +g, f⁻ contributes −g; b2 cancels.
-          for (const [x, h, mask, sign] of [[pos, hp, maskP, 1], [neg, hn, maskN, -1]] as const) {
+          for (const [x, h, mask, sign] of [
+            [pos, hp, maskP, 1],
+            [neg, hn, maskN, -1],
+          ] as const) {
             for (let j = 0; j < hidden; j++) {
               grads[2][j] += sign * g * h[j];
               if (h[j] <= 0) continue;
@@ -191,13 +228,17 @@ export class MlpRanker implements Ranker {
           }
         }
         step++;
-        const c1 = 1 - Math.pow(beta1, step), c2 = 1 - Math.pow(beta2, step);
+        const c1 = 1 - Math.pow(beta1, step),
+          c2 = 1 - Math.pow(beta2, step);
         for (let t = 0; t < all.length; t++) {
-          const a = all[t], g = grads[t], mm = m1[t], vv = v1[t];
+          const a = all[t],
+            g = grads[t],
+            mm = m1[t],
+            vv = v1[t];
           for (let i = 0; i < a.length; i++) {
             mm[i] = beta1 * mm[i] + (1 - beta1) * g[i];
             vv[i] = beta2 * vv[i] + (1 - beta2) * g[i] * g[i];
-            a[i] -= lr * ((mm[i] / c1) / (Math.sqrt(vv[i] / c2) + eps) + wd * a[i]);
+            a[i] -= lr * (mm[i] / c1 / (Math.sqrt(vv[i] / c2) + eps) + wd * a[i]);
           }
         }
         m.b2 = b2[0];
@@ -228,7 +269,8 @@ export function loadRanker(json: unknown): Ranker {
   if (o.kind === 'linear') return new LinearRanker(numbers(o.weights, DIM, 'weights'));
   if (o.kind === 'mlp') {
     const h = o.hidden;
-    if (typeof h !== 'number' || !Number.isInteger(h) || h < 1 || h > 4096) throw new CtxpruneError('INVALID_OPTION', 'ranker JSON: hidden must be an integer 1..4096');
+    if (typeof h !== 'number' || !Number.isInteger(h) || h < 1 || h > 4096)
+      throw new CtxpruneError('INVALID_OPTION', 'ranker JSON: hidden must be an integer 1..4096');
     const b2 = o.b2;
     if (typeof b2 !== 'number' || !Number.isFinite(b2)) throw new CtxpruneError('INVALID_OPTION', 'ranker JSON: b2 must be a finite number');
     return new MlpRanker(h, numbers(o.w1, h * DIM, 'w1'), numbers(o.b1, h, 'b1'), numbers(o.w2, h, 'w2'), b2);

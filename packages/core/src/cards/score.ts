@@ -31,14 +31,26 @@ export interface ScoreOptions {
 }
 
 export async function scoreCandidates(
-  task: CiclTask, graph: ContextGraph, retrieved: readonly RetrievedUnit[], opts: ScoreOptions = {},
+  task: CiclTask,
+  graph: ContextGraph,
+  retrieved: readonly RetrievedUnit[],
+  opts: ScoreOptions = {},
 ): Promise<{ scored: ScoredUnit[]; judgeStats?: JudgeStats }> {
   let maxConf = 0;
   for (const r of retrieved) maxConf = Math.max(maxConf, graph.conflictDegree(r.unit.id));
   const signals = (r: RetrievedUnit): UnitSignals => ({
-    retrievalScore: r.score, conflictDegree: graph.conflictDegree(r.unit.id), maxConflictDegree: maxConf,
+    retrievalScore: r.score,
+    conflictDegree: graph.conflictDegree(r.unit.id),
+    maxConflictDegree: maxConf,
   });
-  const judged = opts.judge ? await judgeAll(opts.judge, task, retrieved.map((r) => r.unit), opts.judgeOptions) : null;
+  const judged = opts.judge
+    ? await judgeAll(
+        opts.judge,
+        task,
+        retrieved.map((r) => r.unit),
+        opts.judgeOptions,
+      )
+    : null;
   const scored = retrieved.map((r, i): ScoredUnit => {
     const sig = signals(r);
     const features = rankerFeatures(task, r.unit, sig);
@@ -46,7 +58,13 @@ export async function scoreCandidates(
     const components = o?.ok ? judgmentComponents(o.judgment) : proxyComponents(task, r.unit, sig);
     const utility = utilityScore(components, r.unit.tokens);
     return {
-      unit: r.unit, retrieval: r.score, via: r.via, features, components, utility, score: utility.score,
+      unit: r.unit,
+      retrieval: r.score,
+      via: r.via,
+      features,
+      components,
+      utility,
+      score: utility.score,
       rank: opts.ranker ? opts.ranker.score(features) : utility.score,
       origin: !judged ? 'proxy' : o?.ok ? 'judge' : 'proxy-fallback',
       ...(o?.ok ? { judgment: o.judgment } : {}),

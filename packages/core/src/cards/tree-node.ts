@@ -18,7 +18,25 @@ export interface ReadTreeOptions {
   maxLinks?: number;
 }
 
-export const DEFAULT_SOURCE_EXTENSIONS = ['.py', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.go', '.rs', '.java', '.c', '.h', '.cpp', '.cs', '.rb', '.php', '.md'];
+export const DEFAULT_SOURCE_EXTENSIONS = [
+  '.py',
+  '.ts',
+  '.tsx',
+  '.js',
+  '.jsx',
+  '.mjs',
+  '.cjs',
+  '.go',
+  '.rs',
+  '.java',
+  '.c',
+  '.h',
+  '.cpp',
+  '.cs',
+  '.rb',
+  '.php',
+  '.md',
+];
 const SKIP = ['.git', 'node_modules', '__pycache__', '.venv', 'venv', '.tox', 'dist', 'build', '.mypy_cache', '.pytest_cache'];
 
 /** path (relative, '/'-separated) → text, in sorted path order. */
@@ -35,21 +53,26 @@ export async function readTree(root: string, opts: ReadTreeOptions = {}): Promis
     for (const e of entries) {
       if (paths.length >= maxFiles) return;
       const full = join(dir, e.name);
-      if (e.isDirectory()) { if (!skip.has(e.name)) await walk(full); }
-      else if (e.isFile() && exts.some((x) => e.name.endsWith(x))) paths.push(full);
+      if (e.isDirectory()) {
+        if (!skip.has(e.name)) await walk(full);
+      } else if (e.isFile() && exts.some((x) => e.name.endsWith(x))) paths.push(full);
     }
   };
   await walk(root);
   const out = new Map<string, string>();
   const texts: (string | null)[] = [];
   for (let i = 0; i < paths.length; i += 64) {
-    texts.push(...(await Promise.all(paths.slice(i, i + 64).map(async (p) => {
-      const s = await stat(p);
-      if (s.size > maxBytes || s.nlink > maxLinks) return null;
-      const buf = await readFile(p);
-      if (buf.includes(0)) return null;
-      return buf.toString('utf8');
-    }))));
+    texts.push(
+      ...(await Promise.all(
+        paths.slice(i, i + 64).map(async (p) => {
+          const s = await stat(p);
+          if (s.size > maxBytes || s.nlink > maxLinks) return null;
+          const buf = await readFile(p);
+          if (buf.includes(0)) return null;
+          return buf.toString('utf8');
+        }),
+      )),
+    );
   }
   paths.forEach((p, i) => {
     const t = texts[i];

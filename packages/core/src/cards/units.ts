@@ -25,7 +25,8 @@ export interface SymbolSpan {
 /** Returns the per-line structure of a file (or null when it cannot). */
 export type StructureProvider = (path: string, content: string) => FileStructure | null | Promise<FileStructure | null>;
 
-const CLASS_WORDS = /^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:public\s+|private\s+|internal\s+|sealed\s+|final\s+|static\s+)*(class|interface|struct|enum|trait|impl|module|namespace|object)\b/;
+const CLASS_WORDS =
+  /^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:public\s+|private\s+|internal\s+|sealed\s+|final\s+|static\s+)*(class|interface|struct|enum|trait|impl|module|namespace|object)\b/;
 
 /** Spans from a FileStructure built by the syntax layer. */
 export function spansFromStructure(st: FileStructure, lines: readonly string[]): SymbolSpan[] {
@@ -46,14 +47,17 @@ export function spansFromStructure(st: FileStructure, lines: readonly string[]):
       name,
       qualifiedName: parent >= 0 ? `${spans[parent].qualifiedName}.${name}` : name,
       kind: CLASS_WORDS.test(lines[i] ?? '') ? 'class' : 'symbol',
-      start, end, parent,
+      start,
+      end,
+      parent,
     });
   }
   return spans;
 }
 
 const PY_DEF = /^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)/;
-const BRACE_DEF = /^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(class|interface|struct|enum|trait|impl|function\*?|fn|func)\s+([A-Za-z_$][\w$]*)/;
+const BRACE_DEF =
+  /^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(class|interface|struct|enum|trait|impl|function\*?|fn|func)\s+([A-Za-z_$][\w$]*)/;
 
 function indentOf(line: string): number {
   let n = 0;
@@ -72,7 +76,9 @@ export function lexicalSpans(path: string, lines: readonly string[]): SymbolSpan
   const stack: number[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    let name: string | null = null, kind: 'class' | 'symbol' = 'symbol', end = i;
+    let name: string | null = null,
+      kind: 'class' | 'symbol' = 'symbol',
+      end = i;
     if (python) {
       const m = PY_DEF.exec(line);
       if (!m) continue;
@@ -99,11 +105,15 @@ export function lexicalSpans(path: string, lines: readonly string[]): SymbolSpan
       if (!m) continue;
       name = m[2];
       kind = /^(function|fn|func)/.test(m[1]) ? 'symbol' : 'class';
-      let depth = 0, opened = false;
+      let depth = 0,
+        opened = false;
       for (let j = i; j < lines.length; j++) {
         const text = lines[j].replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""').replace(/\/\/.*$/, '');
         for (const c of text) {
-          if (c === '{') { depth++; opened = true; } else if (c === '}') depth--;
+          if (c === '{') {
+            depth++;
+            opened = true;
+          } else if (c === '}') depth--;
         }
         end = j;
         if (opened && depth <= 0) break;
@@ -151,14 +161,20 @@ export interface TreeUnitOptions {
 }
 
 /** File, class and symbol units of one file, and the containment pairs among them. */
-export async function fileUnits(
-  path: string, content: string, opts: TreeUnitOptions,
-): Promise<{ units: ContextUnit[]; containment: [string, string][] }> {
+export async function fileUnits(path: string, content: string, opts: TreeUnitOptions): Promise<{ units: ContextUnit[]; containment: [string, string][] }> {
   const fileId = `file:${path}`;
-  const units: ContextUnit[] = [{
-    id: fileId, instanceId: opts.instanceId, type: 'file', source: path, content, tokens: opts.counter.count(content),
-    confidence: 1, title: path,
-  }];
+  const units: ContextUnit[] = [
+    {
+      id: fileId,
+      instanceId: opts.instanceId,
+      type: 'file',
+      source: path,
+      content,
+      tokens: opts.counter.count(content),
+      confidence: 1,
+      title: path,
+    },
+  ];
   const containment: [string, string][] = [];
   if (opts.symbols === false) return { units, containment };
   const lines = content.split('\n');
@@ -176,15 +192,25 @@ export async function fileUnits(
   const ids: (string | null)[] = [];
   const seen = new Set<string>();
   for (const s of spans) {
-    if (s.end - s.start + 1 < minLines) { ids.push(null); continue; }
+    if (s.end - s.start + 1 < minLines) {
+      ids.push(null);
+      continue;
+    }
     let id = `${s.kind}:${path}#${s.qualifiedName}`;
     for (let k = 2; seen.has(id); k++) id = `${s.kind}:${path}#${s.qualifiedName}~${k}`;
     seen.add(id);
     ids.push(id);
     const text = lines.slice(s.start, s.end + 1).join('\n');
     units.push({
-      id, instanceId: opts.instanceId, type: s.kind, source: path, content: text, tokens: opts.counter.count(text),
-      confidence: 1, title: s.qualifiedName, span: { startLine: s.start + 1, endLine: s.end + 1 },
+      id,
+      instanceId: opts.instanceId,
+      type: s.kind,
+      source: path,
+      content: text,
+      tokens: opts.counter.count(text),
+      confidence: 1,
+      title: s.qualifiedName,
+      span: { startLine: s.start + 1, endLine: s.end + 1 },
     });
     let p = s.parent;
     while (p >= 0 && ids[p] === null) p = spans[p].parent;
@@ -195,7 +221,7 @@ export async function fileUnits(
 
 /** A unit for one caller-supplied memory, rule, strategy, trajectory, failure or api note. */
 export function memoryUnit(m: MemoryInput, index: number, counter: TokenCounter, fallbackType: UnitType, instanceId?: string): ContextUnit {
-  const type = (m.type ?? fallbackType);
+  const type = m.type ?? fallbackType;
   return {
     id: m.id ?? `${type}:${index}`,
     instanceId,

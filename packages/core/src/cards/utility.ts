@@ -38,8 +38,11 @@ export function utilityScore(c: UtilityComponents, tokens: number): UtilityBreak
   const cost = utilityCost(tokens, negative_transfer_risk);
   const w = UTILITY_WEIGHTS;
   const score =
-    w.action_shift * action_shift + w.necessity * necessity + w.expected_outcome_uplift * expected_outcome_uplift -
-    w.negative_transfer_risk * negative_transfer_risk - w.cost * cost;
+    w.action_shift * action_shift +
+    w.necessity * necessity +
+    w.expected_outcome_uplift * expected_outcome_uplift -
+    w.negative_transfer_risk * negative_transfer_risk -
+    w.cost * cost;
   return { action_shift, necessity, expected_outcome_uplift, negative_transfer_risk, cost, score };
 }
 
@@ -54,14 +57,24 @@ export interface UnitSignals {
 }
 
 /** Action verbs that make a unit's text read as a prescription. */
-const ACTION_WORDS = /\b(inspect|read|open|search|check|update|fix|call|run|use|compare|look|avoid|never|always|must|ensure|set|add|remove|rename|return|raise)\b/i;
+const ACTION_WORDS =
+  /\b(inspect|read|open|search|check|update|fix|call|run|use|compare|look|avoid|never|always|must|ensure|set|add|remove|rename|return|raise)\b/i;
 
 /** How much a unit of this type tends to change the next action (prior, 0..1). */
 const TYPE_ACTION_PRIOR: Record<UnitType, number> = {
-  failure: 0.8, rule: 0.7, strategy: 0.6, memory: 0.6, api: 0.5, trajectory: 0.4, symbol: 0.4, class: 0.3, file: 0.2,
+  failure: 0.8,
+  rule: 0.7,
+  strategy: 0.6,
+  memory: 0.6,
+  api: 0.5,
+  trajectory: 0.4,
+  symbol: 0.4,
+  class: 0.3,
+  file: 0.2,
 };
 
-const ACTION_VERBS_IN_TASK = /\b(fix|add|remove|rename|implement|update|change|refactor|support|handle|raise|return|call|use|check|test|debug|replace|avoid|allow|make|ensure)\b/gi;
+const ACTION_VERBS_IN_TASK =
+  /\b(fix|add|remove|rename|implement|update|change|refactor|support|handle|raise|return|call|use|check|test|debug|replace|avoid|allow|make|ensure)\b/gi;
 
 export interface ProxyFeatures {
   task_context_jaccard: number;
@@ -106,19 +119,37 @@ export function proxyComponents(task: CiclTask, unit: ContextUnit, signals: Unit
     action_shift: clamp01(0.45 * r + 0.25 * f.expected_action_overlap + 0.2 * TYPE_ACTION_PRIOR[unit.type] + 0.1 * prescriptive),
     necessity: clamp01(0.55 * r + 0.3 * Math.min(1, 3 * f.task_context_jaccard) + 0.15 * Math.min(1, 3 * f.source_jaccard)),
     expected_outcome_uplift: clamp01(0.5 * r + 0.25 * clamp01(unit.confidence) + 0.25 * f.history_success),
-    negative_transfer_risk: clamp01(
-      0.45 * (unit.stale ? 1 : 0) + 0.35 * f.conflict_risk + 0.2 * f.history_failure + (unit.confidence < 0.5 ? 0.1 : 0),
-    ),
+    negative_transfer_risk: clamp01(0.45 * (unit.stale ? 1 : 0) + 0.35 * f.conflict_risk + 0.2 * f.history_failure + (unit.confidence < 0.5 ? 0.1 : 0)),
   };
 }
 
 /** The 25 published ranker features, in order. */
 export const RANKER_FEATURES = [
-  'bias', 'retrieval_score', 'task_context_jaccard', 'expected_action_overlap', 'source_jaccard',
-  'heuristic_action_delta', 'heuristic_necessity', 'heuristic_cost', 'heuristic_final', 'token_cost_norm',
-  'confidence', 'stale', 'conflict_risk', 'conflict_degree_norm', 'history_used_success', 'history_used_failure',
-  'is_memory', 'type_file', 'type_symbol', 'type_class', 'type_rule', 'type_strategy', 'type_trajectory',
-  'type_failure', 'type_api',
+  'bias',
+  'retrieval_score',
+  'task_context_jaccard',
+  'expected_action_overlap',
+  'source_jaccard',
+  'heuristic_action_delta',
+  'heuristic_necessity',
+  'heuristic_cost',
+  'heuristic_final',
+  'token_cost_norm',
+  'confidence',
+  'stale',
+  'conflict_risk',
+  'conflict_degree_norm',
+  'history_used_success',
+  'history_used_failure',
+  'is_memory',
+  'type_file',
+  'type_symbol',
+  'type_class',
+  'type_rule',
+  'type_strategy',
+  'type_trajectory',
+  'type_failure',
+  'type_api',
 ] as const;
 export type RankerFeature = (typeof RANKER_FEATURES)[number];
 
@@ -129,7 +160,9 @@ export function rankerFeatures(task: CiclTask, unit: ContextUnit, signals: UnitS
   const h = utilityScore(comps, unit.tokens);
   const used = (unit.history?.usedSuccess ?? 0) + (unit.history?.usedFailure ?? 0);
   const v = new Float64Array(RANKER_FEATURES.length);
-  const set = (name: RankerFeature, x: number) => { v[RANKER_FEATURES.indexOf(name)] = Number.isFinite(x) ? x : 0; };
+  const set = (name: RankerFeature, x: number) => {
+    v[RANKER_FEATURES.indexOf(name)] = Number.isFinite(x) ? x : 0;
+  };
   set('bias', 1);
   set('retrieval_score', clamp01(signals.retrievalScore));
   set('task_context_jaccard', f.task_context_jaccard);

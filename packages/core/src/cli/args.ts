@@ -31,7 +31,10 @@ export function closest(name: string, known: readonly string[]): string | null {
   let bestD = Infinity;
   for (const k of known) {
     const d = distance(name.toLowerCase(), k.toLowerCase());
-    if (d < bestD) { bestD = d; best = k; }
+    if (d < bestD) {
+      bestD = d;
+      best = k;
+    }
   }
   return best !== null && bestD <= Math.max(2, Math.floor(name.length / 3)) ? best : null;
 }
@@ -46,7 +49,10 @@ export function parseArgs(argv: string[], booleanFlags: readonly string[] = [], 
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--') { positionals.push(...argv.slice(i + 1)); break; }
+    if (a === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
     if (a.startsWith('--')) {
       const eq = a.indexOf('=');
       const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);

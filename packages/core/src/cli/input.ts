@@ -24,7 +24,10 @@ export async function readBounded(path: string, maxBytes: number, stdin: Readabl
       const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
       size += b.length;
       if (size > maxBytes) {
-        throw new CtxpruneError('INPUT_TOO_LARGE', `${path === '-' ? 'stdin' : path} is over the limit of ${maxBytes} bytes (${(maxBytes / 1048576).toFixed(0)} MiB); stopped reading there`);
+        throw new CtxpruneError(
+          'INPUT_TOO_LARGE',
+          `${path === '-' ? 'stdin' : path} is over the limit of ${maxBytes} bytes (${(maxBytes / 1048576).toFixed(0)} MiB); stopped reading there`,
+        );
       }
       chunks.push(b);
     }

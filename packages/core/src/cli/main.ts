@@ -37,7 +37,9 @@ const stdio: CliIo = {
 };
 
 async function help(io: CliIo): Promise<void> {
-  io.out(`ctxprune ${await version()} — prune code and agent context for a query, client-side\n\nusage: ctxprune COMMAND [options]   (ctxprune COMMAND --help for one command; ctxprune --version)\n\nCommands:`);
+  io.out(
+    `ctxprune ${await version()} — prune code and agent context for a query, client-side\n\nusage: ctxprune COMMAND [options]   (ctxprune COMMAND --help for one command; ctxprune --version)\n\nCommands:`,
+  );
   for (const [name, load] of Object.entries(commands)) {
     const c = await load();
     io.out(`  ${name.padEnd(9)} ${c.summary}\n            ${c.usage}`);

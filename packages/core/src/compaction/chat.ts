@@ -18,7 +18,12 @@ type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => x !== null && typeof x === 'object' && !Array.isArray(x);
 const blocksOf = (c: unknown): Obj[] => (Array.isArray(c) ? c.filter(isObj) : []);
 const textOf = (c: unknown): string =>
-  typeof c === 'string' ? c : blocksOf(c).filter((b) => b.type === 'text' && typeof b.text === 'string').map((b) => b.text as string).join('\n');
+  typeof c === 'string'
+    ? c
+    : blocksOf(c)
+        .filter((b) => b.type === 'text' && typeof b.text === 'string')
+        .map((b) => b.text as string)
+        .join('\n');
 
 function fail(message: string): never {
   throw new CtxpruneError('INVALID_OPTION', message);
@@ -28,7 +33,7 @@ function fail(message: string): never {
 export function detectShape(messages: unknown): ChatShape {
   if (!Array.isArray(messages)) fail(`messages must be an array, got ${messages === null ? 'null' : typeof messages}`);
   const ms = messages as unknown[];
-  if (ms.some((m) => isObj(m) && (blocksOf(m.content).some((b) => b.type === 'tool_use' || b.type === 'tool_result')))) return 'anthropic';
+  if (ms.some((m) => isObj(m) && blocksOf(m.content).some((b) => b.type === 'tool_use' || b.type === 'tool_result'))) return 'anthropic';
   if (ms.some((m) => isObj(m) && (m.tool_calls !== undefined || m.tool_call_id !== undefined || m.role === 'developer'))) return 'openai';
   if (ms.every((m) => isObj(m) && typeof m.id === 'string' && typeof m.content === 'string')) return 'ctxprune';
   return 'openai';
@@ -95,11 +100,13 @@ function fromAnthropic(ms: unknown[]): Converted {
     const blocks = blocksOf(raw.content);
     const pinned = raw.pinned === true ? { pinned: true } : {};
     if (raw.role === 'assistant') {
-      const calls = blocks.filter((b) => b.type === 'tool_use').map((b, j) => {
-        if (typeof b.id !== 'string' || typeof b.name !== 'string') fail(`messages[${k}]: tool_use block ${j} must have a string id and name`);
-        names.set(b.id, b.name);
-        return { id: b.id, name: b.name, arguments: JSON.stringify(b.input ?? {}) };
-      });
+      const calls = blocks
+        .filter((b) => b.type === 'tool_use')
+        .map((b, j) => {
+          if (typeof b.id !== 'string' || typeof b.name !== 'string') fail(`messages[${k}]: tool_use block ${j} must have a string id and name`);
+          names.set(b.id, b.name);
+          return { id: b.id, name: b.name, arguments: JSON.stringify(b.input ?? {}) };
+        });
       messages.push({ id: `m${k}`, role: 'assistant', content: textOf(raw.content), ...pinned, ...(calls.length ? { toolCalls: calls } : {}) });
       return;
     }
@@ -108,7 +115,11 @@ function fromAnthropic(ms: unknown[]): Converted {
       if (typeof b.tool_use_id !== 'string') fail(`messages[${k}]: tool_result block ${j} must have a tool_use_id`);
       const n = names.get(b.tool_use_id);
       messages.push({
-        id: `m${k}.r${j}`, role: 'tool', content: textOf(b.content ?? ''), toolCallId: b.tool_use_id, ...pinned,
+        id: `m${k}.r${j}`,
+        role: 'tool',
+        content: textOf(b.content ?? ''),
+        toolCallId: b.tool_use_id,
+        ...pinned,
         ...(n ? { toolName: n } : {}),
       });
     });
@@ -194,9 +205,12 @@ function systemText(system: unknown): string {
 export async function compactChat(messages: unknown[], options: CompactChatOptions, run: CompactRunner = compact): Promise<CompactChatResult> {
   const { system, ...opts } = options;
   const shape = detectShape(messages);
-  const conv: Converted = shape === 'ctxprune'
-    ? { messages: messages as Message[], rebuild: (out) => (messages as Message[]).flatMap((m) => (out.has(m.id) ? [{ ...m, content: out.get(m.id) }] : [])) }
-    : shape === 'openai' ? fromOpenAI(messages) : fromAnthropic(messages);
+  const conv: Converted =
+    shape === 'ctxprune'
+      ? { messages: messages as Message[], rebuild: (out) => (messages as Message[]).flatMap((m) => (out.has(m.id) ? [{ ...m, content: out.get(m.id) }] : [])) }
+      : shape === 'openai'
+        ? fromOpenAI(messages)
+        : fromAnthropic(messages);
   validateMessages(conv.messages);
   let sysId: string | undefined;
   let input = conv.messages;
@@ -209,7 +223,9 @@ export async function compactChat(messages: unknown[], options: CompactChatOptio
   const result = await run(input, opts);
   const out = new Map(result.messages.map((m) => [m.id, m.content]));
   const back: CompactChatResult = {
-    messages: shape === 'ctxprune' && sysId === undefined ? result.messages : conv.rebuild(out), shape, result,
+    messages: shape === 'ctxprune' && sysId === undefined ? result.messages : conv.rebuild(out),
+    shape,
+    result,
   };
   if (system !== undefined) {
     const t = out.get(sysId!) ?? '';

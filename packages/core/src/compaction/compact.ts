@@ -44,7 +44,10 @@ export async function compact(messages: Message[], options: CompactOptions): Pro
   const keys = messages.map((m) => overflowKey(m.id, m.content));
   const pairs = pairsOf(messages, degraded);
   const ctx: Ctx = {
-    messages, counter, tokens, keys,
+    messages,
+    counter,
+    tokens,
+    keys,
     placeholderCost: messages.map((m, i) => counter.count(evictedPlaceholder(m, keys[i]))),
     protectedBy: protection(messages, opt.protectedTail, pairs),
     pairs,
@@ -64,9 +67,25 @@ export async function compact(messages: Message[], options: CompactOptions): Pro
   const protectedTokens = pinnedTokens + sum(last, (i) => tokens[i]);
   const states: State[] = messages.map(() => ({ kind: 'full' }));
   const dump: CompactionDump = {
-    strategy: opt.strategy, budget, tokenizer: counter.name, tokensBefore: total, tokensAfter: total,
-    protectedTokens, pinnedTokens, overBudget: false, degraded, goal: null, goalSource: null, relevanceBackend: null,
-    groupBy: null, groups: null, blocks: [], messages: [], kept: [], pruned: [], evicted: [],
+    strategy: opt.strategy,
+    budget,
+    tokenizer: counter.name,
+    tokensBefore: total,
+    tokensAfter: total,
+    protectedTokens,
+    pinnedTokens,
+    overBudget: false,
+    degraded,
+    goal: null,
+    goalSource: null,
+    relevanceBackend: null,
+    groupBy: null,
+    groups: null,
+    blocks: [],
+    messages: [],
+    kept: [],
+    pruned: [],
+    evicted: [],
   };
 
   if (total > budget) {
@@ -75,7 +94,10 @@ export async function compact(messages: Message[], options: CompactOptions): Pro
     const lastFull = sum(last, (i) => tokens[i]);
     let done = false;
     if (opt.strategy === 'reactive') {
-      if (fixed + lastFull <= budget) { reactive(ctx, evictable, states, budget - fixed - lastFull); done = true; }
+      if (fixed + lastFull <= budget) {
+        reactive(ctx, evictable, states, budget - fixed - lastFull);
+        done = true;
+      }
     } else {
       done = await scored(ctx, evictable, last, states, opt, options, budget - fixed, dump, degraded, await resolveGoal(messages, options));
     }
@@ -87,7 +109,15 @@ export async function compact(messages: Message[], options: CompactOptions): Pro
       for (const i of evictable) states[i] = { kind: 'evicted' };
       if (opt.strategy !== 'reactive' && opt.strategy !== 'mig') Object.assign(dump, { goal: g.goal, goalSource: g.source });
       for (const d of g.degraded) if (!degraded.includes(d)) degraded.push(d);
-      await fitLast(ctx, last, [...evictable, ...small].sort((a, b) => a - b), states, budget - pinnedTokens, g.goal, degraded);
+      await fitLast(
+        ctx,
+        last,
+        [...evictable, ...small].sort((a, b) => a - b),
+        states,
+        budget - pinnedTokens,
+        g.goal,
+        degraded,
+      );
     }
   }
   pairConsistency(ctx, states);

@@ -23,7 +23,11 @@ export function cutFooter(elided: number, key: string): string {
 export function pathArgument(args: string | undefined): string | undefined {
   if (!args) return undefined;
   let a: unknown;
-  try { a = JSON.parse(args); } catch { return undefined; }
+  try {
+    a = JSON.parse(args);
+  } catch {
+    return undefined;
+  }
   if (a === null || typeof a !== 'object') return undefined;
   const r = a as Record<string, unknown>;
   for (const k of ['path', 'file_path', 'filePath', 'filename', 'file', 'target_file']) {
@@ -42,9 +46,7 @@ export interface CutContext {
  * The message cut to at most `allot` tokens (footer included), or null when no cut fits, nothing
  * would be left out, or the pipeline refuses the text (said once in `degraded`).
  */
-export async function cutMessage(
-  m: Message, key: string, query: string, allot: number, fileName: string | undefined, ctx: CutContext,
-): Promise<Cut | null> {
+export async function cutMessage(m: Message, key: string, query: string, allot: number, fileName: string | undefined, ctx: CutContext): Promise<Cut | null> {
   const n = lineCount(splitLines(m.content));
   if (n < 2 || allot < 1) return null;
   const footerCost = ctx.counter.count('\n' + cutFooter(n, key));
@@ -54,8 +56,11 @@ export async function cutMessage(
     let r;
     try {
       r = await prune(m.content, {
-        query, tokens, tokenCounter: ctx.counter,
-        ...(fileName ? { fileName } : {}), ...(ctx.scorer !== undefined ? { scorer: ctx.scorer } : {}),
+        query,
+        tokens,
+        tokenCounter: ctx.counter,
+        ...(fileName ? { fileName } : {}),
+        ...(ctx.scorer !== undefined ? { scorer: ctx.scorer } : {}),
       });
     } catch (e) {
       const note = `line pruner refused ${m.id} (${e instanceof Error ? e.message : String(e)}): it is kept whole or evicted`;

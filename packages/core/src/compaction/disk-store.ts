@@ -45,7 +45,8 @@ export class DiskOverflowStore {
   }
 
   private path(key: string): string {
-    if (!OVERFLOW_KEY.test(key)) throw new CtxpruneError('INVALID_OPTION', `not an overflow key: ${JSON.stringify(key.slice(0, 40))} (expected ovf_ and 8 hex digits)`);
+    if (!OVERFLOW_KEY.test(key))
+      throw new CtxpruneError('INVALID_OPTION', `not an overflow key: ${JSON.stringify(key.slice(0, 40))} (expected ovf_ and 8 hex digits)`);
     return join(this.dir, `${key}.txt`);
   }
 
@@ -70,31 +71,60 @@ export class DiskOverflowStore {
   get(key: string): string | undefined {
     const p = this.path(key);
     let st;
-    try { st = statSync(p); } catch { return undefined; }
+    try {
+      st = statSync(p);
+    } catch {
+      return undefined;
+    }
     if (Date.now() - st.mtimeMs > this.ttlMs) {
-      try { unlinkSync(p); } catch { /* already gone */ }
+      try {
+        unlinkSync(p);
+      } catch {
+        /* already gone */
+      }
       return undefined;
     }
     const text = readFileSync(p, 'utf8');
     const now = new Date();
-    try { utimesSync(p, now, now); } catch { /* read-only store: still answer */ }
+    try {
+      utimesSync(p, now, now);
+    } catch {
+      /* read-only store: still answer */
+    }
     return text;
   }
 
   /** Remove expired entries, then the least recently used while over maxBytes. */
   sweep(now = Date.now()): { removed: number; bytes: number } {
     let names: string[];
-    try { names = readdirSync(this.dir); } catch { return { removed: 0, bytes: 0 }; }
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return { removed: 0, bytes: 0 };
+    }
     const files = names
       .filter((n) => n.endsWith('.txt') && OVERFLOW_KEY.test(n.slice(0, -4)))
-      .map((n) => { try { const s = statSync(join(this.dir, n)); return { n, size: s.size, t: s.mtimeMs }; } catch { return null; } })
+      .map((n) => {
+        try {
+          const s = statSync(join(this.dir, n));
+          return { n, size: s.size, t: s.mtimeMs };
+        } catch {
+          return null;
+        }
+      })
       .filter((f): f is { n: string; size: number; t: number } => f !== null)
       .sort((a, b) => a.t - b.t);
     let bytes = files.reduce((a, f) => a + f.size, 0);
     let removed = 0;
     for (const f of files) {
       if (now - f.t <= this.ttlMs && bytes <= this.maxBytes) continue;
-      try { unlinkSync(join(this.dir, f.n)); removed++; bytes -= f.size; } catch { /* raced */ }
+      try {
+        unlinkSync(join(this.dir, f.n));
+        removed++;
+        bytes -= f.size;
+      } catch {
+        /* raced */
+      }
     }
     return { removed, bytes };
   }

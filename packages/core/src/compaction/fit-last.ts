@@ -7,9 +7,7 @@
 import { cutMessage } from './cuts.js';
 import type { Ctx, State } from './state.js';
 
-export async function fitLast(
-  ctx: Ctx, last: number[], older: number[], states: State[], availAll: number, goal: string, degraded: string[],
-): Promise<void> {
+export async function fitLast(ctx: Ctx, last: number[], older: number[], states: State[], availAll: number, goal: string, degraded: string[]): Promise<void> {
   const { tokens, placeholderCost } = ctx;
   const olderCost = (i: number) => (states[i].kind === 'omitted' ? 0 : states[i].kind === 'evicted' ? placeholderCost[i] : tokens[i]);
   const minLast = last.reduce((a, i) => a + Math.min(tokens[i], placeholderCost[i]), 0);
@@ -28,13 +26,23 @@ export async function fitLast(
   for (let k = 0; k < order.length; k++) {
     const i = order[k];
     const share = Math.floor(remaining / (order.length - k));
-    if (tokens[i] <= share) { remaining -= tokens[i]; continue; }
+    if (tokens[i] <= share) {
+      remaining -= tokens[i];
+      continue;
+    }
     const c = await cutMessage(ctx.messages[i], ctx.keys[i], goal, share, ctx.pairs.fileOf.get(i), ctx.cut);
-    if (c) { states[i] = { kind: 'cut', cut: c }; remaining -= c.tokens; cutCount++; }
-    else if (placeholderCost[i] <= remaining) { states[i] = { kind: 'evicted' }; remaining -= placeholderCost[i]; }
-    else states[i] = { kind: 'omitted' };
+    if (c) {
+      states[i] = { kind: 'cut', cut: c };
+      remaining -= c.tokens;
+      cutCount++;
+    } else if (placeholderCost[i] <= remaining) {
+      states[i] = { kind: 'evicted' };
+      remaining -= placeholderCost[i];
+    } else states[i] = { kind: 'omitted' };
   }
   if (cutCount || order.some((i) => states[i].kind !== 'full')) {
-    degraded.push(`the protected messages did not fit once everything older was evicted: ${cutCount} cut line by line for the goal${order.some((i) => states[i].kind === 'evicted' || states[i].kind === 'omitted') ? ', the rest evicted or left out' : ''}`);
+    degraded.push(
+      `the protected messages did not fit once everything older was evicted: ${cutCount} cut line by line for the goal${order.some((i) => states[i].kind === 'evicted' || states[i].kind === 'omitted') ? ', the rest evicted or left out' : ''}`,
+    );
   }
 }

@@ -13,7 +13,10 @@ export const DEFAULT_HOOK_TIMEOUT_MS = 30_000;
 export function hookTimeout(ms: unknown): number {
   if (ms === undefined || ms === null) return DEFAULT_HOOK_TIMEOUT_MS;
   if (typeof ms !== 'number' || Number.isNaN(ms) || ms <= 0) {
-    throw new CtxpruneError('INVALID_OPTION', `hookTimeoutMs must be a positive number of milliseconds, got ${typeof ms === 'number' ? ms : JSON.stringify(ms) ?? typeof ms}`);
+    throw new CtxpruneError(
+      'INVALID_OPTION',
+      `hookTimeoutMs must be a positive number of milliseconds, got ${typeof ms === 'number' ? ms : (JSON.stringify(ms) ?? typeof ms)}`,
+    );
   }
   return ms;
 }

@@ -11,6 +11,17 @@ export { cutFooter, pathArgument } from './cuts.js';
 export { validateMessages, validateOptions, parseStrategy } from './validate.js';
 export { COMPACTION_STRATEGIES, GOAL_PROMPT } from './types.js';
 export type {
-  Message, Role, CompactionStrategy, CompactOptions, CompactResult, CompactionDump, BlockDump, MessageDump,
-  MessageStatus, GoalRequest, RelevanceFn, GroupBy, ToolCall,
+  Message,
+  Role,
+  CompactionStrategy,
+  CompactOptions,
+  CompactResult,
+  CompactionDump,
+  BlockDump,
+  MessageDump,
+  MessageStatus,
+  GoalRequest,
+  RelevanceFn,
+  GroupBy,
+  ToolCall,
 } from './types.js';

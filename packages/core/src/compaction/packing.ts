@@ -20,9 +20,7 @@ export interface Packed {
  * `candidates` compete for `free` tokens; `given` (the protected messages' smallest cuts) are
  * already in. The latest user turn's cut is given but is the query, not redundancy context.
  */
-export function packUnits(
-  ctx: Ctx, opt: ResolvedOptions, units: readonly Unit[], candidates: readonly Unit[], given: readonly Unit[], free: number,
-): Packed {
+export function packUnits(ctx: Ctx, opt: ResolvedOptions, units: readonly Unit[], candidates: readonly Unit[], given: readonly Unit[], free: number): Packed {
   if (opt.strategy === 'task_aware') return { selected: packByRelevance(candidates, free, given).selected, scores: new Map(), groups: null };
   const { messages } = ctx;
   // Redundancy context: what stays in the transcript anyway (pinned messages, the protected
@@ -45,7 +43,7 @@ export function packUnits(
   // Cuts of one message hold different lines of it: never redundant with each other.
   const msgOf = new Map(units.map((u) => [u.id, u.msg]));
   const sim = (a: SelectUnit, b: SelectUnit) =>
-    (b.group === 'query' || (msgOf.has(a.id) && msgOf.get(a.id) === msgOf.get(b.id)) ? 0 : simOf(textIndex.get(a.id)!, textIndex.get(b.id)!));
+    b.group === 'query' || (msgOf.has(a.id) && msgOf.get(a.id) === msgOf.get(b.id)) ? 0 : simOf(textIndex.get(a.id)!, textIndex.get(b.id)!);
   const r = packMig(candidates, free, sim, { lambda: opt.lambda, temperature: opt.temperature, context });
   return { selected: r.selected, scores: r.scores, groups: r.groups };
 }

@@ -47,9 +47,7 @@ export function pairConsistency(ctx: Ctx, states: State[]): void {
     const group = [c, ...rs];
     if (group.some((i) => states[i].kind === 'omitted')) {
       for (const i of group) if (ctx.protectedBy[i] !== 'pinned') states[i] = { kind: 'omitted' };
-    } else if (
-      rs.every((i) => states[i].kind === 'evicted') && states[c].kind === 'full' && !ctx.protectedBy[c] &&
-      ctx.tokens[c] > ctx.placeholderCost[c]
-    ) states[c] = { kind: 'evicted' };
+    } else if (rs.every((i) => states[i].kind === 'evicted') && states[c].kind === 'full' && !ctx.protectedBy[c] && ctx.tokens[c] > ctx.placeholderCost[c])
+      states[c] = { kind: 'evicted' };
   }
 }

@@ -11,7 +11,12 @@ import { costOf, type Ctx, type State } from './state.js';
 import type { Message } from './types.js';
 import type { ResolvedOptions } from './validate.js';
 
-export interface Unit extends SelectUnit { msg: number; level: number; text: string; lines: [number, number] }
+export interface Unit extends SelectUnit {
+  msg: number;
+  level: number;
+  text: string;
+  lines: [number, number];
+}
 
 export interface Plan {
   ctx: Ctx;
@@ -63,7 +68,12 @@ export function fuseCalls(ctx: Ctx, evictable: readonly number[]): Map<number, n
 
 /** One unit per cut of each owner and soft message, in message order. */
 export function buildUnits(
-  ctx: Ctx, offers: Map<number, Offer>, owners: readonly number[], softSet: Set<number>, callOfResult: Map<number, number>, groups: string[],
+  ctx: Ctx,
+  offers: Map<number, Offer>,
+  owners: readonly number[],
+  softSet: Set<number>,
+  callOfResult: Map<number, number>,
+  groups: string[],
 ): Unit[] {
   const { messages } = ctx;
   const units: Unit[] = [];
@@ -77,7 +87,11 @@ export function buildUnits(
       const added = cut.keptLines.filter((n) => !prevLines.has(n));
       const extra = k === 0 && c !== undefined ? ctx.tokens[c] - ctx.placeholderCost[c] : 0;
       units.push({
-        id: `${messages[i].id}#${k}`, msg: i, level: k, group: groups[i], relevance: 0,
+        id: `${messages[i].id}#${k}`,
+        msg: i,
+        level: k,
+        group: groups[i],
+        relevance: 0,
         tokens: Math.max(1, cut.tokens - prevTokens + extra),
         ...(k > 0 ? { after: `${messages[i].id}#${k - 1}` } : {}),
         text: (k === 0 && c !== undefined ? messages[c].content + '\n' : '') + added.map((n) => lines[n - 1]).join('\n'),

@@ -18,7 +18,8 @@ export function lexicalRelevance(goal: string, texts: string[]): number[] {
 export function normalizeScores(raw: readonly number[]): number[] {
   const xs = raw.map((x) => (Number.isFinite(x) ? x : 0));
   if (xs.length === 0) return [];
-  const min = Math.min(...xs), max = Math.max(...xs);
+  const min = Math.min(...xs),
+    max = Math.max(...xs);
   if (min >= 0) return max > 0 ? xs.map((x) => x / max) : xs.map(() => 0);
   return max > min ? xs.map((x) => (x - min) / (max - min)) : xs.map(() => 0);
 }
@@ -44,25 +45,40 @@ const DOC_WEIGHT = 0.5;
  * said in `degraded`; returns the backend that scored.
  */
 export async function rateUnits(
-  goal: string, units: readonly { msg: number; text: string; relevance: number }[], docText: (msg: number) => string,
-  isQuery: (u: { msg: number }) => boolean, custom: RelevanceFn | undefined, timeoutMs: number, degraded: string[],
+  goal: string,
+  units: readonly { msg: number; text: string; relevance: number }[],
+  docText: (msg: number) => string,
+  isQuery: (u: { msg: number }) => boolean,
+  custom: RelevanceFn | undefined,
+  timeoutMs: number,
+  degraded: string[],
 ): Promise<'lexical-bm25' | 'custom'> {
   let backend: 'lexical-bm25' | 'custom' = custom ? 'custom' : 'lexical-bm25';
   const scored = units.filter((u) => !isQuery(u));
   let relevance: number[];
   try {
-    relevance = await scoreRelevance(goal, scored.map((u) => u.text), custom, timeoutMs);
+    relevance = await scoreRelevance(
+      goal,
+      scored.map((u) => u.text),
+      custom,
+      timeoutMs,
+    );
   } catch (e) {
     if (!custom) throw e;
     degraded.push(`relevance hook failed (${e instanceof Error ? e.message : String(e)}): used the lexical scorer`);
     backend = 'lexical-bm25';
-    relevance = await scoreRelevance(goal, scored.map((u) => u.text));
+    relevance = await scoreRelevance(
+      goal,
+      scored.map((u) => u.text),
+    );
   }
   const msgs = [...new Set(scored.map((u) => u.msg))];
   const docRel = new Map<number, number>();
   const docScores = await scoreRelevance(goal, msgs.map(docText), custom, timeoutMs).catch(() => msgs.map(() => 0));
   msgs.forEach((i, k) => docRel.set(i, docScores[k]));
-  scored.forEach((u, k) => { u.relevance = (1 - DOC_WEIGHT) * relevance[k] + DOC_WEIGHT * (docRel.get(u.msg) ?? 0); });
+  scored.forEach((u, k) => {
+    u.relevance = (1 - DOC_WEIGHT) * relevance[k] + DOC_WEIGHT * (docRel.get(u.msg) ?? 0);
+  });
   for (const u of units) if (isQuery(u)) u.relevance = 1;
   return backend;
 }

@@ -22,15 +22,26 @@ import type { ResolvedOptions } from './validate.js';
  * protected messages' smallest cuts do not fit.
  */
 export async function scored(
-  ctx: Ctx, evictable: number[], soft: number[], states: State[], opt: ResolvedOptions, options: CompactOptions,
-  selBudget: number, dump: CompactionDump, degraded: string[], g: ResolvedGoal,
+  ctx: Ctx,
+  evictable: number[],
+  soft: number[],
+  states: State[],
+  opt: ResolvedOptions,
+  options: CompactOptions,
+  selBudget: number,
+  dump: CompactionDump,
+  degraded: string[],
+  g: ResolvedGoal,
 ): Promise<boolean> {
   const { messages } = ctx;
   // Goal (task-aware) or recent context (plain MIG).
   let goal: string;
   if (opt.strategy === 'mig') {
     const u = latestUserIndex(messages);
-    goal = messages.filter((_, i) => i === u || (i > u && ctx.protectedBy[i] === 'tail')).map((m) => m.content).join('\n');
+    goal = messages
+      .filter((_, i) => i === u || (i > u && ctx.protectedBy[i] === 'tail'))
+      .map((m) => m.content)
+      .join('\n');
     dump.goalSource = 'recent_context';
   } else {
     goal = g.goal;
@@ -51,9 +62,7 @@ export async function scored(
 
   const units = buildUnits(ctx, offers, owners, softSet, callOfResult, groupOf(messages, opt.groupBy, opt.turnWindow));
   const isQuery = (u: { msg: number }) => ctx.protectedBy[u.msg] === 'latest-user' && opt.strategy !== 'mig';
-  dump.relevanceBackend = await rateUnits(
-    goal, units, (i) => messages[i].content, isQuery, options.relevance, hookTimeout(options.hookTimeoutMs), degraded,
-  );
+  dump.relevanceBackend = await rateUnits(goal, units, (i) => messages[i].content, isQuery, options.relevance, hookTimeout(options.hookTimeoutMs), degraded);
   // The protected messages' smallest cuts are given (context, paid up front); the rest compete.
   const given = units.filter((u) => softSet.has(u.msg) && u.level === 0);
   const givenIds = new Set(given.map((u) => u.id));
@@ -64,7 +73,15 @@ export async function scored(
   const scores: Map<string, MigScore> = packed.scores;
 
   const plan: Plan = {
-    ctx, states, offers, owners, soft, softSet, fused, callOfResult, units,
+    ctx,
+    states,
+    offers,
+    owners,
+    soft,
+    softSet,
+    fused,
+    callOfResult,
+    units,
     chosen: new Set(packed.selected),
     mine: [...evictable, ...soft],
     limit: selBudget + evictable.reduce((a, i) => a + ctx.placeholderCost[i], 0),
@@ -74,14 +91,22 @@ export async function scored(
   enforceLimit(plan, priority);
   await topUp(plan, priority, givenIds, goal);
 
-  dump.blocks = units.filter((u) => !givenIds.has(u.id)).map((u): BlockDump => {
-    const sc = scores.get(u.id);
-    return {
-      id: u.id, messageId: messages[u.msg].id, lines: u.lines, tokens: u.tokens,
-      relevance: round(u.relevance), redundancy: sc ? round(sc.redundancy) : null, mig: sc ? round(sc.mig) : null,
-      group: opt.strategy === 'task_aware' ? null : u.group, selected: plan.chosen.has(u.id),
-    };
-  });
+  dump.blocks = units
+    .filter((u) => !givenIds.has(u.id))
+    .map((u): BlockDump => {
+      const sc = scores.get(u.id);
+      return {
+        id: u.id,
+        messageId: messages[u.msg].id,
+        lines: u.lines,
+        tokens: u.tokens,
+        relevance: round(u.relevance),
+        redundancy: sc ? round(sc.redundancy) : null,
+        mig: sc ? round(sc.mig) : null,
+        group: opt.strategy === 'task_aware' ? null : u.group,
+        selected: plan.chosen.has(u.id),
+      };
+    });
   return true;
 }
 

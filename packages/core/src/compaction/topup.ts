@@ -68,7 +68,10 @@ export async function topUp(p: Plan, priority: (u: Unit) => number, givenIds: Se
     } else {
       const c = await cutMessage(ctx.messages[i], ctx.keys[i], goal, allot, ctx.pairs.fileOf.get(i), ctx.cut);
       // Worth it only if the message gains at least what the victims lose.
-      if (c && c.tokens > cur && c.tokens - cur >= free - leftover) { states[i] = { kind: 'cut', cut: c }; ok = true; }
+      if (c && c.tokens > cur && c.tokens - cur >= free - leftover) {
+        states[i] = { kind: 'cut', cut: c };
+        ok = true;
+      }
     }
     if (!ok) {
       for (const v of victims) chosen.add(v.id);

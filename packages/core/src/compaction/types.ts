@@ -35,8 +35,7 @@ export const COMPACTION_STRATEGIES = ['reactive', 'task_aware', 'mig', 'task_awa
 export type CompactionStrategy = (typeof COMPACTION_STRATEGIES)[number];
 
 /** The instruction sent to the caller's LLM callback to obtain the pruning goal. */
-export const GOAL_PROMPT =
-  'Given the current task goal, summarize in one sentence what context is most important to preserve.';
+export const GOAL_PROMPT = 'Given the current task goal, summarize in one sentence what context is most important to preserve.';
 
 export interface GoalRequest {
   /** GOAL_PROMPT followed by the recent conversation (latest user turn and the messages after it). */

@@ -32,7 +32,14 @@ export function validateMessages(messages: unknown): asserts messages is Message
       if (!Array.isArray(r.toolCalls) || r.role !== 'assistant') fail(`${at}.toolCalls must be an array, on an assistant message`);
       (r.toolCalls as unknown[]).forEach((c, k) => {
         const cr = c as Record<string, unknown> | null;
-        if (cr === null || typeof cr !== 'object' || typeof cr.id !== 'string' || cr.id === '' || typeof cr.name !== 'string' || typeof cr.arguments !== 'string') {
+        if (
+          cr === null ||
+          typeof cr !== 'object' ||
+          typeof cr.id !== 'string' ||
+          cr.id === '' ||
+          typeof cr.name !== 'string' ||
+          typeof cr.arguments !== 'string'
+        ) {
           fail(`${at}.toolCalls[${k}] must be {id, name, arguments} (strings; arguments as JSON text)`);
         }
         if (calls.has(cr.id)) fail(`${at}.toolCalls[${k}].id "${String(cr.id)}" is used by an earlier call; call ids must be unique`);
@@ -65,9 +72,12 @@ export interface ResolvedOptions {
 /** A bad option value for a message: primitives as String() writes them, objects by kind (not `[object Object]`). */
 function shown(v: unknown): string {
   switch (typeof v) {
-    case 'object': return v === null ? 'null' : Array.isArray(v) ? 'an array' : 'an object';
-    case 'function': return 'a function';
-    default: return String(v);
+    case 'object':
+      return v === null ? 'null' : Array.isArray(v) ? 'an array' : 'an object';
+    case 'function':
+      return 'a function';
+    default:
+      return String(v);
   }
 }
 

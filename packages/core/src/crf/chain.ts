@@ -12,11 +12,7 @@ export interface CrfParams {
   end: Float64Array | number[];
 }
 
-export function crfParams(
-  transitions: [number, number, number, number],
-  start: [number, number] = [0, 0],
-  end: [number, number] = [0, 0],
-): CrfParams {
+export function crfParams(transitions: [number, number, number, number], start: [number, number] = [0, 0], end: [number, number] = [0, 0]): CrfParams {
   return { transitions: Float64Array.from(transitions), start: Float64Array.from(start), end: Float64Array.from(end) };
 }
 
@@ -30,29 +26,36 @@ function logAdd(a: number, b: number): number {
  * Most likely state sequence. `keepBias` is added to every keep emission (budget calibration
  * shifts it without rebuilding emissions). Returns 0/1 per line and the path score.
  */
-export function viterbi(
-  emissions: ArrayLike<number>,
-  params: CrfParams,
-  keepBias = 0,
-  out?: Uint8Array,
-): { path: Uint8Array; score: number } {
+export function viterbi(emissions: ArrayLike<number>, params: CrfParams, keepBias = 0, out?: Uint8Array): { path: Uint8Array; score: number } {
   const n = emissions.length >> 1;
   const path = out ?? new Uint8Array(n);
   if (n === 0) return { path, score: 0 };
   const T = params.transitions;
-  const t00 = T[0], t01 = T[1], t10 = T[2], t11 = T[3];
+  const t00 = T[0],
+    t01 = T[1],
+    t10 = T[2],
+    t11 = T[3];
   // back[t] bit s = best previous state for state s at line t
   const back = new Uint8Array(n);
   let a0 = params.start[0] + emissions[0];
   let a1 = params.start[1] + emissions[1] + keepBias;
   for (let t = 1; t < n; t++) {
-    const e0 = emissions[2 * t], e1 = emissions[2 * t + 1] + keepBias;
-    const from0to0 = a0 + t00, from1to0 = a1 + t10;
-    const from0to1 = a0 + t01, from1to1 = a1 + t11;
+    const e0 = emissions[2 * t],
+      e1 = emissions[2 * t + 1] + keepBias;
+    const from0to0 = a0 + t00,
+      from1to0 = a1 + t10;
+    const from0to1 = a0 + t01,
+      from1to1 = a1 + t11;
     let b = 0;
     let n0: number, n1: number;
-    if (from1to0 > from0to0) { n0 = from1to0; b |= 1; } else n0 = from0to0;
-    if (from1to1 > from0to1) { n1 = from1to1; b |= 2; } else n1 = from0to1;
+    if (from1to0 > from0to0) {
+      n0 = from1to0;
+      b |= 1;
+    } else n0 = from0to0;
+    if (from1to1 > from0to1) {
+      n1 = from1to1;
+      b |= 2;
+    } else n1 = from0to1;
     back[t] = b;
     a0 = n0 + e0;
     a1 = n1 + e1;
@@ -72,11 +75,7 @@ export function viterbi(
  * Forward-backward: per-line marginal P(keep) and the log partition function.
  * Stable for any magnitude of emissions (log-sum-exp at every step).
  */
-export function marginals(
-  emissions: ArrayLike<number>,
-  params: CrfParams,
-  keepBias = 0,
-): { keep: Float64Array; logZ: number } {
+export function marginals(emissions: ArrayLike<number>, params: CrfParams, keepBias = 0): { keep: Float64Array; logZ: number } {
   const n = emissions.length >> 1;
   const keep = new Float64Array(n);
   if (n === 0) return { keep, logZ: 0 };
@@ -85,18 +84,22 @@ export function marginals(
   alpha[0] = params.start[0] + emissions[0];
   alpha[1] = params.start[1] + emissions[1] + keepBias;
   for (let t = 1; t < n; t++) {
-    const p0 = alpha[2 * t - 2], p1 = alpha[2 * t - 1];
+    const p0 = alpha[2 * t - 2],
+      p1 = alpha[2 * t - 1];
     alpha[2 * t] = logAdd(p0 + T[0], p1 + T[2]) + emissions[2 * t];
     alpha[2 * t + 1] = logAdd(p0 + T[1], p1 + T[3]) + emissions[2 * t + 1] + keepBias;
   }
   const logZ = logAdd(alpha[2 * n - 2] + params.end[0], alpha[2 * n - 1] + params.end[1]);
   // beta carried as two scalars, marginals written on the way back
-  let b0 = params.end[0], b1 = params.end[1];
+  let b0 = params.end[0],
+    b1 = params.end[1];
   for (let t = n - 1; t >= 0; t--) {
-    const m0 = alpha[2 * t] + b0, m1 = alpha[2 * t + 1] + b1;
+    const m0 = alpha[2 * t] + b0,
+      m1 = alpha[2 * t + 1] + b1;
     keep[t] = Math.exp(m1 - logAdd(m0, m1));
     if (t > 0) {
-      const e0 = emissions[2 * t] + b0, e1 = emissions[2 * t + 1] + keepBias + b1;
+      const e0 = emissions[2 * t] + b0,
+        e1 = emissions[2 * t + 1] + keepBias + b1;
       b0 = logAdd(T[0] + e0, T[1] + e1);
       b1 = logAdd(T[2] + e0, T[3] + e1);
     }

@@ -47,7 +47,10 @@ export function leadingRubric(r: RubricEmissions): Uint8Array {
   const prob = heads.map((E) => {
     const p = new Float64Array(n);
     let max = 0;
-    for (let t = 0; t < n; t++) { p[t] = 1 / (1 + Math.exp(E[2 * t] - E[2 * t + 1])); if (p[t] > max) max = p[t]; }
+    for (let t = 0; t < n; t++) {
+      p[t] = 1 / (1 + Math.exp(E[2 * t] - E[2 * t + 1]));
+      if (p[t] > max) max = p[t];
+    }
     if (max > 0) for (let t = 0; t < n; t++) p[t] /= max;
     return p;
   });
@@ -68,7 +71,11 @@ export function softmaxRows(logits: Float64Array, K: number): Float64Array {
     let m = -Infinity;
     for (let k = 0; k < K; k++) m = Math.max(m, logits[K * t + k]);
     let z = 0;
-    for (let k = 0; k < K; k++) { const v = Math.exp(logits[K * t + k] - m); g[K * t + k] = v; z += v; }
+    for (let k = 0; k < K; k++) {
+      const v = Math.exp(logits[K * t + k] - m);
+      g[K * t + k] = v;
+      z += v;
+    }
     for (let k = 0; k < K; k++) g[K * t + k] /= z;
   }
   return g;

@@ -22,16 +22,54 @@ export const FEATURE_VERSION = 1;
 
 /** Version 1: lexical, structural and query-shape features. */
 const FEATURE_NAMES_V1 = [
-  'bm25_log', 'bm25_norm', 'bm25_rank', 'bm25_top5', 'bm25_top20',
-  'smooth3_norm', 'win10_max', 'win10_mean', 'win30_max', 'win30_mean',
-  'scope_best', 'scope_mean', 'scope_header_bm25',
-  'q_cover_terms', 'q_cover_idf', 'match_compound', 'match_rare', 'match_max_idf', 'match_code_ident',
-  'uses_evidence_def', 'used_by_evidence', 'dist_nearest_match',
-  'doc_q_cover_idf', 'doc_code_ident_found', 'doc_q_len', 'doc_max_bm25', 'doc_log_lines',
-  'kind_blank', 'kind_comment', 'kind_import', 'kind_decorator', 'kind_def', 'kind_control', 'kind_clause',
-  'kind_closer', 'kind_code',
-  'indent', 'depth', 'cost', 'position', 'lang_python', 'lang_tsjs',
-  'line_error_word', 'query_error_word', 'error_interaction', 'line_return', 'line_string', 'def_name_in_query',
+  'bm25_log',
+  'bm25_norm',
+  'bm25_rank',
+  'bm25_top5',
+  'bm25_top20',
+  'smooth3_norm',
+  'win10_max',
+  'win10_mean',
+  'win30_max',
+  'win30_mean',
+  'scope_best',
+  'scope_mean',
+  'scope_header_bm25',
+  'q_cover_terms',
+  'q_cover_idf',
+  'match_compound',
+  'match_rare',
+  'match_max_idf',
+  'match_code_ident',
+  'uses_evidence_def',
+  'used_by_evidence',
+  'dist_nearest_match',
+  'doc_q_cover_idf',
+  'doc_code_ident_found',
+  'doc_q_len',
+  'doc_max_bm25',
+  'doc_log_lines',
+  'kind_blank',
+  'kind_comment',
+  'kind_import',
+  'kind_decorator',
+  'kind_def',
+  'kind_control',
+  'kind_clause',
+  'kind_closer',
+  'kind_code',
+  'indent',
+  'depth',
+  'cost',
+  'position',
+  'lang_python',
+  'lang_tsjs',
+  'line_error_word',
+  'query_error_word',
+  'error_interaction',
+  'line_return',
+  'line_string',
+  'def_name_in_query',
 ] as const;
 
 /** Feature names per version; version 2 appends word-vector similarities (features/semantic.ts). */
@@ -66,12 +104,14 @@ export interface LineFeatures {
 }
 
 const MAX_QUERY_CHARS = 20_000;
-const ERROR_WORDS = /\b(raise|throw|throws|error|errors|exception|exceptions|assert|warn|warning|fail|fails|failed|invalid|traceback|crash|crashes|bug|broken|wrong|incorrect)\b/i;
+const ERROR_WORDS =
+  /\b(raise|throw|throws|error|errors|exception|exceptions|assert|warn|warning|fail|fails|failed|invalid|traceback|crash|crashes|bug|broken|wrong|incorrect)\b/i;
 const LINE_ERROR = /\b(raise|throw|Error|Exception|assert|warn|warnings|reject|fail)\b/;
 const LINE_RETURN = /^\s*(return|yield)\b/;
 const LINE_STRING = /["'`]/;
 /** Identifiers in the query that look like code: snake_case, camelCase, dotted, called or back-ticked. */
-const CODE_IDENT = /`([^`\n]{2,80})`|([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)|([A-Za-z_$][\w$]*)\s*\(|\b([a-z][a-z0-9]*_[a-z0-9_]+|_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\b/g;
+const CODE_IDENT =
+  /`([^`\n]{2,80})`|([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)|([A-Za-z_$][\w$]*)\s*\(|\b([a-z][a-z0-9]*_[a-z0-9_]+|_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\b/g;
 const IDENT = /[A-Za-z_$][\w$]*/g;
 
 function codeIdentifiers(query: string): Set<string> {
@@ -141,7 +181,11 @@ export function* lineFeatureSteps(
   const raw = qTerms.length ? bm25Scores(index, qTerms) : new Float64Array(n);
   const idfOf = new Map<string, number>();
   let idfTotal = 0;
-  for (const t of qSet) { const v = bm25Idf(index, t); idfOf.set(t, v); idfTotal += v; }
+  for (const t of qSet) {
+    const v = bm25Idf(index, t);
+    idfOf.set(t, v);
+    idfTotal += v;
+  }
   const logN = Math.log(n + 1);
 
   let maxRaw = 0;
@@ -162,7 +206,8 @@ export function* lineFeatureSteps(
   const prefix = new Float64Array(n + 1);
   for (let t = 0; t < n; t++) prefix[t + 1] = prefix[t] + norm[t];
   const winMax = (w: number): Float64Array => slidingMax(norm, w);
-  const max10 = winMax(10), max30 = winMax(30);
+  const max10 = winMax(10),
+    max30 = winMax(30);
   const kern = [1, 0.6, 0.35, 0.2];
   const smooth = new Float64Array(n);
   let smoothMax = 0;
@@ -186,7 +231,9 @@ export function* lineFeatureSteps(
       defOf[t] = p < 0 ? -1 : st.kind[p] === LineKind.DefHeader ? p : defOf[p];
     }
   }
-  const defBest = new Float64Array(n), defSum = new Float64Array(n), defCount = new Float64Array(n);
+  const defBest = new Float64Array(n),
+    defSum = new Float64Array(n),
+    defCount = new Float64Array(n);
   for (let t = 0; t < n; t++) {
     const d = defOf[t];
     if (d < 0) continue;
@@ -195,7 +242,10 @@ export function* lineFeatureSteps(
     defCount[d] += 1;
   }
   const depth = new Float64Array(n);
-  for (let t = 0; t < n; t++) { const p = st.parent[t]; depth[t] = p >= 0 && p < t ? depth[p] + 1 : 0; }
+  for (let t = 0; t < n; t++) {
+    const p = st.parent[t];
+    depth[t] = p >= 0 && p < t ? depth[p] + 1 : 0;
+  }
 
   yield;
   // Definition ↔ use edges weighted by evidence.
@@ -212,8 +262,20 @@ export function* lineFeatureSteps(
 
   // Distance to the nearest matching line.
   const dist = new Float64Array(n).fill(n);
-  { let last = -1e9; for (let t = 0; t < n; t++) { if (raw[t] > 0) last = t; dist[t] = t - last; } }
-  { let next = 1e9; for (let t = n - 1; t >= 0; t--) { if (raw[t] > 0) next = t; dist[t] = Math.min(dist[t], next - t); } }
+  {
+    let last = -1e9;
+    for (let t = 0; t < n; t++) {
+      if (raw[t] > 0) last = t;
+      dist[t] = t - last;
+    }
+  }
+  {
+    let next = 1e9;
+    for (let t = n - 1; t >= 0; t--) {
+      if (raw[t] > 0) next = t;
+      dist[t] = Math.min(dist[t], next - t);
+    }
+  }
 
   // Definition names the query mentions (def headers whose defined names are query terms or code identifiers).
   const defNamed = new Uint8Array(n);
@@ -221,7 +283,10 @@ export function* lineFeatureSteps(
     if (line < 0 || line >= n || st.kind[line] !== LineKind.DefHeader) continue;
     for (const name of names) {
       const whole = identifierParts(name).join('');
-      if (qIdents.has(name) || (whole.length >= 4 && qSet.has(whole))) { defNamed[line] = 1; break; }
+      if (qIdents.has(name) || (whole.length >= 4 && qSet.has(whole))) {
+        defNamed[line] = 1;
+        break;
+      }
     }
   }
 
@@ -239,7 +304,11 @@ export function* lineFeatureSteps(
       IDENT.lastIndex = 0;
       let w: RegExpExecArray | null;
       let hit = 0;
-      while ((w = IDENT.exec(lines[t]))) if (qIdents.has(w[0])) { hit++; found.add(w[0]); }
+      while ((w = IDENT.exec(lines[t])))
+        if (qIdents.has(w[0])) {
+          hit++;
+          found.add(w[0]);
+        }
       identHit[t] = Math.min(hit, 3);
     }
     identFound = found.size / qIdents.size;
@@ -257,7 +326,11 @@ export function* lineFeatureSteps(
     const o = t * F;
     const line = lines[t];
     const kind = st.kind[t];
-    let covered = 0, coverIdf = 0, compound = 0, rare = 0, maxIdf = 0;
+    let covered = 0,
+      coverIdf = 0,
+      compound = 0,
+      rare = 0,
+      maxIdf = 0;
     const seen = new Set<string>();
     for (const term of docs[t]) {
       if (!qSet.has(term) || seen.has(term)) continue;
@@ -269,8 +342,10 @@ export function* lineFeatureSteps(
       if (v >= rareIdf) rare++;
       if (qCompound.has(term)) compound++;
     }
-    const lo10 = Math.max(0, t - 10), hi10 = Math.min(n, t + 11);
-    const lo30 = Math.max(0, t - 30), hi30 = Math.min(n, t + 31);
+    const lo10 = Math.max(0, t - 10),
+      hi10 = Math.min(n, t + 11);
+    const lo30 = Math.max(0, t - 30),
+      hi30 = Math.min(n, t + 31);
     const d = defOf[t];
     const lineErr = LINE_ERROR.test(line) ? 1 : 0;
     let k = 0;
@@ -281,9 +356,9 @@ export function* lineFeatureSteps(
     data[o + k++] = rank[t] > 0 && rank[t] <= 20 ? 1 : 0;
     data[o + k++] = smoothMax > 0 ? smooth[t] / smoothMax : 0;
     data[o + k++] = max10[t];
-    data[o + k++] = (prefix[hi10] - prefix[lo10]) / (hi10 - lo10) * 4;
+    data[o + k++] = ((prefix[hi10] - prefix[lo10]) / (hi10 - lo10)) * 4;
     data[o + k++] = max30[t];
-    data[o + k++] = (prefix[hi30] - prefix[lo30]) / (hi30 - lo30) * 4;
+    data[o + k++] = ((prefix[hi30] - prefix[lo30]) / (hi30 - lo30)) * 4;
     data[o + k++] = d >= 0 ? defBest[d] : 0;
     data[o + k++] = d >= 0 && defCount[d] > 0 ? (defSum[d] / defCount[d]) * 4 : 0;
     data[o + k++] = d >= 0 ? norm[d] : 0;
@@ -325,7 +400,9 @@ export function slidingMax(x: Float64Array, w: number): Float64Array {
   const n = x.length;
   const out = new Float64Array(n);
   const dq = new Int32Array(n);
-  let head = 0, tail = 0, next = 0;
+  let head = 0,
+    tail = 0,
+    next = 0;
   for (let t = 0; t < n; t++) {
     const hi = Math.min(n - 1, t + w);
     while (next <= hi) {

@@ -11,11 +11,13 @@ import { identifierParts } from '../text/identifiers.js';
 
 /** English function words only: code keywords (raise, throw, null, return) carry meaning here. */
 const STOP = new Set(
-  ('a an the and or not of to in on at by for with from as is are was were be been being it its this that these ' +
+  (
+    'a an the and or not of to in on at by for with from as is are was were be been being it its this that these ' +
     'those there here then than so if when do does did can could should would will may might must i we you he she ' +
     'they me us my our your their them his her what which who how why where all any some no yes into out up ' +
     'over under again once only own same too very just also but about after before each few more most other such ' +
-    'both nor has have had').split(' '),
+    'both nor has have had'
+  ).split(' '),
 );
 const WORD_RE = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 const MAX_WORD = 64;
@@ -64,7 +66,8 @@ export class WordVectors {
   }
 
   dot(a: number, b: number): number {
-    const d = this.dim, v = this.vectors;
+    const d = this.dim,
+      v = this.vectors;
     let s = 0;
     for (let k = 0, i = a * d, j = b * d; k < d; k++) s += v[i + k] * v[j + k];
     return s;
@@ -72,7 +75,8 @@ export class WordVectors {
 
   /** Add `w ×` row r into acc. */
   accumulate(acc: Float64Array, r: number, w: number): void {
-    const d = this.dim, v = this.vectors;
+    const d = this.dim,
+      v = this.vectors;
     for (let k = 0, i = r * d; k < d; k++) acc[k] += w * v[i + k];
   }
 }
@@ -84,8 +88,14 @@ export const SEMANTIC_FEATURE_COUNT = SEMANTIC_FEATURE_NAMES.length;
 const MAX_QUERY_TERMS = 48;
 
 function cosine(a: Float64Array, b: Float64Array): number {
-  let ab = 0, aa = 0, bb = 0;
-  for (let k = 0; k < a.length; k++) { ab += a[k] * b[k]; aa += a[k] * a[k]; bb += b[k] * b[k]; }
+  let ab = 0,
+    aa = 0,
+    bb = 0;
+  for (let k = 0; k < a.length; k++) {
+    ab += a[k] * b[k];
+    aa += a[k] * a[k];
+    bb += b[k] * b[k];
+  }
   return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
 }
 
@@ -97,14 +107,7 @@ function cosine(a: Float64Array, b: Float64Array): number {
  * those are the ones only similarity can connect. Writes into `out` at columns col..col+3 of rows
  * of width `stride`.
  */
-export function semanticFeatures(
-  words: WordVectors,
-  query: string,
-  lines: readonly string[],
-  out: Float32Array,
-  stride: number,
-  col: number,
-): void {
+export function semanticFeatures(words: WordVectors, query: string, lines: readonly string[], out: Float32Array, stride: number, col: number): void {
   const n = lines.length;
   if (n === 0) return;
   // Rows of each line's terms (distinct), and the file's document frequency per row.
@@ -126,7 +129,10 @@ export function semanticFeatures(
     const r = words.row(t);
     if (r >= 0 && !qWeight.has(r)) qWeight.set(r, Math.log((n + 1) / ((df.get(r) ?? 0) + 0.5)));
   }
-  const q = [...qWeight.entries()].filter(([, w]) => w > 0).sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, MAX_QUERY_TERMS);
+  const q = [...qWeight.entries()]
+    .filter(([, w]) => w > 0)
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, MAX_QUERY_TERMS);
   if (q.length === 0) return;
   let wSum = 0;
   for (const [, w] of q) wSum += w;

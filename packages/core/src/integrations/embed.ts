@@ -38,7 +38,8 @@ export function configure(patch: EmbedConfig): CtxpruneEnv {
     // A base replaces the bundled per-file URLs unless this call sets them.
     if (a.grammarUrls === undefined) {
       const kept: AssetConfig['grammarUrls'] = {};
-      for (const [k, v] of Object.entries(env.assets.grammarUrls)) if (v !== undefined && String(v) !== (b.grammarUrls as Record<string, string>)[k]) kept[k] = v;
+      for (const [k, v] of Object.entries(env.assets.grammarUrls))
+        if (v !== undefined && String(v) !== (b.grammarUrls as Record<string, string>)[k]) kept[k] = v;
       assets.grammarUrls = kept;
     }
     if (a.assetBase !== undefined) {

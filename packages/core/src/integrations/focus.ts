@@ -122,7 +122,7 @@ export function withFocus<A extends object, R>(
   const getScorer = () => (scorer ??= Promise.resolve(options.scorer ?? 'lexical').catch(() => 'lexical' as const));
 
   return async (args: A & FocusArgs, ...rest: any[]): Promise<R> => {
-    const { focus, ratio, tokens, ...orig } = (args ?? {});
+    const { focus, ratio, tokens, ...orig } = args ?? {};
     // The original tool never sees our fields (strict schemas would reject them).
     const result = await readTool(orig as A, ...rest);
     if (typeof focus !== 'string' || focus.trim() === '') return result;

@@ -72,7 +72,9 @@ export async function loadAssetBytes(url: string, onProgress?: ProgressCallback,
         onProgress?.(bytes.length, bytes.length);
         return bytes;
       }
-    } catch { /* the cache is an optimisation only */ }
+    } catch {
+      /* the cache is an optimisation only */
+    }
   }
   const res = await env.fetch(url, { signal });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
@@ -91,7 +93,10 @@ export async function loadAssetBytes(url: string, onProgress?: ProgressCallback,
     }
     bytes = new Uint8Array(loaded);
     let o = 0;
-    for (const p of parts) { bytes.set(p, o); o += p.length; }
+    for (const p of parts) {
+      bytes.set(p, o);
+      o += p.length;
+    }
   } else {
     bytes = new Uint8Array(await res.arrayBuffer());
     onProgress?.(bytes.length, total);
@@ -100,7 +105,11 @@ export async function loadAssetBytes(url: string, onProgress?: ProgressCallback,
   // server declared its encoding and the browser already decoded it: gunzip by the magic bytes.
   if (bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = await gunzip(bytes);
   if (useCache) {
-    try { await (await caches.open(CACHE_NAME)).put(url, new Response(bytes.slice().buffer)); } catch { /* ignore */ }
+    try {
+      await (await caches.open(CACHE_NAME)).put(url, new Response(bytes.slice().buffer));
+    } catch {
+      /* ignore */
+    }
   }
   return bytes;
 }

@@ -39,24 +39,22 @@ export interface RubricLabels {
 
 const DEFAULTS: Required<RubricLabelOptions> = { maxSpanCompletion: 6, chainDecay: 0.95, useShare: 0.9, threshold: 0.5 };
 
-export function rubricLabels(
-  mask: ArrayLike<number>,
-  documentScore: number,
-  st: FileStructure,
-  options: RubricLabelOptions = {},
-): RubricLabels {
+export function rubricLabels(mask: ArrayLike<number>, documentScore: number, st: FileStructure, options: RubricLabelOptions = {}): RubricLabels {
   const o = { ...DEFAULTS, ...options };
   const n = st.lineCount;
   const doc = Math.max(0, Math.min(1, Number.isFinite(documentScore) ? documentScore : 0));
   const sem = new Float32Array(n);
   const dep = new Float32Array(n);
-  const raise = (arr: Float32Array, i: number, v: number) => { if (i >= 0 && i < n && v > arr[i]) arr[i] = v; };
+  const raise = (arr: Float32Array, i: number, v: number) => {
+    if (i >= 0 && i < n && v > arr[i]) arr[i] = v;
+  };
 
   // Semantic: teacher lines × document score, completing short multi-line statements.
   for (let t = 0; t < n; t++) {
     if (!mask[t]) continue;
     raise(sem, t, doc);
-    const a = st.spanStart[t], b = st.spanEnd[t];
+    const a = st.spanStart[t],
+      b = st.spanEnd[t];
     if (a >= 0 && b >= a && b - a + 1 <= o.maxSpanCompletion) for (let l = a; l <= b; l++) raise(sem, l, doc);
   }
 
@@ -75,7 +73,11 @@ export function rubricLabels(
     for (let l = a; l <= b && l - a < 12; l++) raise(dep, l, v);
     if (st.closer[h] >= 0) raise(dep, st.closer[h], v);
     const g = st.companionGroup[h];
-    if (g >= 0) for (const m of groups.get(g) ?? []) { raise(dep, m, v); if (st.closer[m] >= 0) raise(dep, st.closer[m], v); }
+    if (g >= 0)
+      for (const m of groups.get(g) ?? []) {
+        raise(dep, m, v);
+        if (st.closer[m] >= 0) raise(dep, st.closer[m], v);
+      }
   };
 
   for (let t = 0; t < n; t++) {
@@ -101,7 +103,8 @@ export function rubricLabels(
     }
   }
 
-  const semantic = new Uint8Array(n), dependency = new Uint8Array(n);
+  const semantic = new Uint8Array(n),
+    dependency = new Uint8Array(n);
   for (let t = 0; t < n; t++) {
     semantic[t] = sem[t] >= o.threshold ? 1 : 0;
     dependency[t] = dep[t] >= o.threshold ? 1 : 0;

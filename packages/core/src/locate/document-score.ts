@@ -48,12 +48,18 @@ export function documentScoreFromScorer(scorer: Scorer, maxLines = 3000): Docume
  * are counted in `stats` (never thrown).
  */
 export function documentScoreFromJudge(
-  judge: JudgeFn, opts: JudgeRunOptions & { onStats?: (s: JudgeStats) => void; counter?: TokenCounter } = {},
+  judge: JudgeFn,
+  opts: JudgeRunOptions & { onStats?: (s: JudgeStats) => void; counter?: TokenCounter } = {},
 ): DocumentScoreFn {
   const counter = opts.counter ?? approximateCounter;
   return async (query, texts) => {
     const units: ContextUnit[] = texts.map((content, i) => ({
-      id: `candidate:${i}`, type: 'file', source: `candidate ${i + 1}`, content, tokens: counter.count(content.slice(0, 6000)), confidence: 1,
+      id: `candidate:${i}`,
+      type: 'file',
+      source: `candidate ${i + 1}`,
+      content,
+      tokens: counter.count(content.slice(0, 6000)),
+      confidence: 1,
     }));
     const { outcomes, stats } = await judgeAll(judge, { query }, units, opts);
     opts.onStats?.(stats);

@@ -50,9 +50,13 @@ export function buildFileIndex(files: ReadonlyMap<string, string>): FileIndex {
   const cache = new Map<string, string[]>();
   const docs = paths.map((p, i) => cachedTerms(texts[i], cache, pathTermsOf(p)));
   return {
-    paths, texts, bm25: buildBm25Index(docs),
+    paths,
+    texts,
+    bm25: buildBm25Index(docs),
     pathTerms: paths.map((p) => new Set(pathTermsOf(p))),
-    pyModules: pythonModuleIndex(paths), pathSet: new Set(paths), imports: new Map(),
+    pyModules: pythonModuleIndex(paths),
+    pathSet: new Set(paths),
+    imports: new Map(),
   };
 }
 

@@ -31,7 +31,13 @@ export interface LocateWeights {
  * slightly harmful, so it is off by default.
  */
 export const DEFAULT_LOCATE_WEIGHTS: LocateWeights = {
-  bm25: 0.45, document: 0.15, mentioned: 1, pathTerms: 0.4, defines: 0.15, importNeighbour: 0, testFactor: 0.3,
+  bm25: 0.45,
+  document: 0.15,
+  mentioned: 1,
+  pathTerms: 0.4,
+  defines: 0.15,
+  importNeighbour: 0,
+  testFactor: 0.3,
 };
 
 export interface LocateOptions {
@@ -74,11 +80,24 @@ function retrieve(ix: FileIndex, qTerms: string[]): { raw: Float64Array; order: 
   return { raw, order };
 }
 
-const maxOf = (xs: ArrayLike<number>) => { let m = 0; for (let i = 0; i < xs.length; i++) if (Number.isFinite(xs[i])) m = Math.max(m, xs[i]); return m || 1; };
+const maxOf = (xs: ArrayLike<number>) => {
+  let m = 0;
+  for (let i = 0; i < xs.length; i++) if (Number.isFinite(xs[i])) m = Math.max(m, xs[i]);
+  return m || 1;
+};
 
 /** The rerank's signals of each pooled file, each on a 0–1 scale (score still 0). */
-function signalsOf(query: string, qTerms: string[], ix: FileIndex, pool: number[], raw: ArrayLike<number>, doc: number[], mentioned: Map<number, number>): LocateSignals[] {
-  const maxB = maxOf(pool.map((i) => raw[i])), maxD = maxOf(doc);
+function signalsOf(
+  query: string,
+  qTerms: string[],
+  ix: FileIndex,
+  pool: number[],
+  raw: ArrayLike<number>,
+  doc: number[],
+  mentioned: Map<number, number>,
+): LocateSignals[] {
+  const maxB = maxOf(pool.map((i) => raw[i])),
+    maxD = maxOf(doc);
   const qSet = new Set(qTerms);
   let qIdf = 0;
   for (const t of qSet) qIdf += idf(ix.bm25, t);
@@ -106,8 +125,13 @@ function signalsOf(query: string, qTerms: string[], ix: FileIndex, pool: number[
 
 /** The weighted sum of a file's signals; a test file the issue does not name is scaled down. */
 function combine(s: LocateSignals, w: LocateWeights): number {
-  const base = w.bm25 * s.bm25 + w.document * s.document + w.mentioned * s.mentioned + w.pathTerms * s.pathTerms +
-    w.defines * s.defines + w.importNeighbour * s.importNeighbour;
+  const base =
+    w.bm25 * s.bm25 +
+    w.document * s.document +
+    w.mentioned * s.mentioned +
+    w.pathTerms * s.pathTerms +
+    w.defines * s.defines +
+    w.importNeighbour * s.importNeighbour;
   return s.test && s.mentioned === 0 ? base * w.testFactor : base;
 }
 
@@ -135,7 +159,10 @@ export async function locateFiles(query: string, ix: FileIndex, opts: LocateOpti
   const poolSet = new Set(order.slice(0, n));
   for (const i of mentioned.keys()) poolSet.add(i);
   const pool = [...poolSet];
-  const doc = await (opts.documentScore ?? defaultDocumentScore())(query, pool.map((i) => ix.texts[i]));
+  const doc = await (opts.documentScore ?? defaultDocumentScore())(
+    query,
+    pool.map((i) => ix.texts[i]),
+  );
   const sig = signalsOf(query, qTerms, ix, pool, raw, doc, mentioned);
   for (const s of sig) s.score = combine(s, w);
   // Import neighbours of the leading files get a nudge, then rescore.

@@ -46,14 +46,21 @@ export function poolDir(pools: string, inst: LocateInstance): string {
 
 export async function runLocate(instances: readonly LocateInstance[], pools: string, opts: LocateRunOptions = {}): Promise<LocateRunResult> {
   const cache = new Map<string, FileIndex>();
-  let hit = 0, rr = 0, scored = 0, total = 0, max = 0;
+  let hit = 0,
+    rr = 0,
+    scored = 0,
+    total = 0,
+    max = 0;
   const missing: string[] = [];
   for (const inst of instances) {
     const t0 = performance.now();
     const dir = poolDir(pools, inst);
     let ix = cache.get(dir);
     if (!ix) {
-      if (!existsSync(dir)) { missing.push(inst.instance_id); continue; }
+      if (!existsSync(dir)) {
+        missing.push(inst.instance_id);
+        continue;
+      }
       ix = buildFileIndex(await readTree(dir, { extensions: opts.extensions ?? ['.py'], maxFileBytes: 2 << 20, skipDirs: ['.git'] }));
       cache.clear(); // one tree at a time keeps memory flat; instances are grouped by commit in practice
       cache.set(dir, ix);
@@ -66,14 +73,21 @@ export async function runLocate(instances: readonly LocateInstance[], pools: str
     let m: { hit1: number; rr: number } | undefined;
     if (inst.files_touched && inst.files_touched.length) {
       m = rankMetrics(r.ranked, inst.files_touched, opts.k ?? 10);
-      hit += m.hit1; rr += m.rr; scored++;
+      hit += m.hit1;
+      rr += m.rr;
+      scored++;
     }
     opts.onResult?.({ instance_id: inst.instance_id, ranked, ms, ...(m ?? {}) });
   }
   const n = instances.length - missing.length;
   return {
-    instances: n, scored, hit1: scored ? hit / scored : 0, mrr: scored ? rr / scored : 0,
-    msPerInstance: n ? total / n : 0, msMax: max, missingTrees: missing,
+    instances: n,
+    scored,
+    hit1: scored ? hit / scored : 0,
+    mrr: scored ? rr / scored : 0,
+    msPerInstance: n ? total / n : 0,
+    msMax: max,
+    missingTrees: missing,
   };
 }
 
@@ -83,7 +97,11 @@ export function parseInstances(text: string): LocateInstance[] {
   text.split('\n').forEach((line, i) => {
     if (!line.trim()) return;
     let o: unknown;
-    try { o = JSON.parse(line); } catch { throw new CtxpruneError('INVALID_OPTION', `instances line ${i + 1} is not JSON`); }
+    try {
+      o = JSON.parse(line);
+    } catch {
+      throw new CtxpruneError('INVALID_OPTION', `instances line ${i + 1} is not JSON`);
+    }
     const r = o as Record<string, unknown>;
     for (const f of ['instance_id', 'repo', 'base_commit', 'problem_statement']) {
       if (typeof r?.[f] !== 'string') throw new CtxpruneError('INVALID_OPTION', `instances line ${i + 1}: "${f}" must be a string`);
@@ -94,8 +112,11 @@ export function parseInstances(text: string): LocateInstance[] {
     }
     const ft = Array.isArray(r.files_touched) ? (r.files_touched as unknown[]).filter((x): x is string => typeof x === 'string') : undefined;
     out.push({
-      instance_id: r.instance_id as string, repo: r.repo as string, base_commit: r.base_commit as string,
-      problem_statement: r.problem_statement as string, ...(ft ? { files_touched: ft } : {}),
+      instance_id: r.instance_id as string,
+      repo: r.repo as string,
+      base_commit: r.base_commit as string,
+      problem_statement: r.problem_statement as string,
+      ...(ft ? { files_touched: ft } : {}),
     });
   });
   return out;

@@ -16,13 +16,18 @@ export function isTestPath(path: string): boolean {
 export function mentionedFiles(text: string, ix: FileIndex): Map<number, number> {
   const out = new Map<number, number>();
   const pos = new Map(ix.paths.map((p, i) => [p, i]));
-  const bump = (i: number | undefined, w: number) => { if (i !== undefined) out.set(i, Math.max(out.get(i) ?? 0, w)); };
+  const bump = (i: number | undefined, w: number) => {
+    if (i !== undefined) out.set(i, Math.max(out.get(i) ?? 0, w));
+  };
   // Traceback frames and explicit paths: match by the longest path suffix.
   const frames = new Set<string>();
   for (const m of text.matchAll(/File "([^"]+\.py)"/g)) frames.add(m[1]);
   for (const m of text.matchAll(/([\w.-]+(?:[/\\][\w.-]+)*\.py)\b/g)) frames.add(m[1]);
   for (const f of frames) {
-    const parts = f.replace(/\\/g, '/').split('/').filter((s) => s && s !== '.');
+    const parts = f
+      .replace(/\\/g, '/')
+      .split('/')
+      .filter((s) => s && s !== '.');
     for (let k = Math.min(parts.length, 6); k >= 1; k--) {
       const suffix = parts.slice(-k).join('/');
       const hits = ix.paths.filter((p) => p === suffix || p.endsWith('/' + suffix));
@@ -38,7 +43,10 @@ export function mentionedFiles(text: string, ix: FileIndex): Map<number, number>
     const segs = m[1].split('.');
     for (let k = segs.length; k >= 2; k--) {
       const p = ix.pyModules.get(segs.slice(0, k).join('.'));
-      if (p) { bump(pos.get(p), 0.8); break; }
+      if (p) {
+        bump(pos.get(p), 0.8);
+        break;
+      }
     }
   }
   return out;
@@ -76,18 +84,19 @@ export function lexicalWindowScore(ix: FileIndex, queryTerms: string[], window =
   const q = new Map<string, number>();
   for (const t of queryTerms) q.set(t, idf(ix.bm25, t));
   const cache = new Map<string, string[]>();
-  return (texts) => texts.map((text) => {
-    const lines = text.split('\n');
-    let best = 0;
-    for (let s = 0; s < lines.length; s += window / 2) {
-      const terms = cachedTerms(lines.slice(s, s + window).join('\n'), cache);
-      const tf = new Map<string, number>();
-      for (const t of terms) if (q.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
-      let sc = 0;
-      for (const [t, f] of tf) sc += (q.get(t)! * f * 2.2) / (f + 1.2);
-      best = Math.max(best, sc);
-      if (s + window >= lines.length) break;
-    }
-    return best;
-  });
+  return (texts) =>
+    texts.map((text) => {
+      const lines = text.split('\n');
+      let best = 0;
+      for (let s = 0; s < lines.length; s += window / 2) {
+        const terms = cachedTerms(lines.slice(s, s + window).join('\n'), cache);
+        const tf = new Map<string, number>();
+        for (const t of terms) if (q.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
+        let sc = 0;
+        for (const [t, f] of tf) sc += (q.get(t)! * f * 2.2) / (f + 1.2);
+        best = Math.max(best, sc);
+        if (s + window >= lines.length) break;
+      }
+      return best;
+    });
 }

@@ -28,11 +28,18 @@ export function goldFromCases(text: string): GoldLines {
   text.split('\n').forEach((line, i) => {
     if (!line.trim()) return;
     let o: Record<string, unknown>;
-    try { o = JSON.parse(line) as Record<string, unknown>; } catch { throw new CtxpruneError('INVALID_OPTION', `cases line ${i + 1} is not JSON`); }
+    try {
+      o = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      throw new CtxpruneError('INVALID_OPTION', `cases line ${i + 1} is not JSON`);
+    }
     if (typeof o.instance_id !== 'string' || typeof o.path !== 'string' || !Array.isArray(o.gold_lines)) return;
     let m = out.get(o.instance_id);
     if (!m) out.set(o.instance_id, (m = new Map<string, number[]>()));
-    m.set(o.path, (o.gold_lines as unknown[]).filter((x): x is number => typeof x === 'number'));
+    m.set(
+      o.path,
+      (o.gold_lines as unknown[]).filter((x): x is number => typeof x === 'number'),
+    );
   });
   return out;
 }
@@ -42,15 +49,22 @@ export type Kept = Map<string, Iterable<number>>;
 
 /** Share of the instance's gold lines inside `kept` (1 when it has none). */
 export function packRecall(kept: Kept, gold: Map<string, number[]>): number {
-  let n = 0, hit = 0;
+  let n = 0,
+    hit = 0;
   for (const [path, lines] of gold) {
     const k = new Set(kept.get(path) ?? []);
-    for (const g of lines) { n++; if (k.has(g)) hit++; }
+    for (const g of lines) {
+      n++;
+      if (k.has(g)) hit++;
+    }
   }
   return n ? hit / n : 1;
 }
 
-interface Whole { path: string; text: string }
+interface Whole {
+  path: string;
+  text: string;
+}
 
 /**
  * Whole files in order, each with a `### path` header, until `budget` tokens are spent; the file
@@ -66,12 +80,18 @@ export function wholeFilesUntil(files: readonly Whole[], budget: number, counter
     const lines = splitLines(f.text);
     const { total, costs } = measureTokens(f.text, lines, counter);
     if (total + 1 <= left) {
-      kept.set(f.path, lines.map((_, i) => i + 1));
+      kept.set(
+        f.path,
+        lines.map((_, i) => i + 1),
+      );
       left -= total + 1;
       continue;
     }
     const part: number[] = [];
-    for (let i = 0; i < lines.length && costs[i] <= left; i++) { left -= costs[i]; part.push(i + 1); }
+    for (let i = 0; i < lines.length && costs[i] <= left; i++) {
+      left -= costs[i];
+      part.push(i + 1);
+    }
     kept.set(f.path, part);
     break;
   }
@@ -87,7 +107,10 @@ export function bm25PathOrder(files: ReadonlyMap<string, string>, task: string):
     return cachedTerms(files.get(p)!, cache, [...pt, ...pt, ...pt]);
   });
   const s = bm25Scores(buildBm25Index(docs), termsOf(task));
-  return paths.map((_, i) => i).sort((a, b) => s[b] - s[a] || (paths[a] < paths[b] ? -1 : 1)).map((i) => paths[i]);
+  return paths
+    .map((_, i) => i)
+    .sort((a, b) => s[b] - s[a] || (paths[a] < paths[b] ? -1 : 1))
+    .map((i) => paths[i]);
 }
 
 /**
@@ -135,7 +158,9 @@ export interface PackBenchSummary {
 }
 
 async function readText(path: string): Promise<string> {
-  try { return await readFile(path, 'utf8'); } catch (e) {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
     throw new CtxpruneError('INVALID_OPTION', `cannot read ${path}: ${(e as Error).message}`);
   }
 }
@@ -149,12 +174,16 @@ export async function runPackBench(opts: PackBenchOptions): Promise<PackBenchSum
   const sums = { pack: budgets.map(() => 0), refA: budgets.map(() => 0), refB: budgets.map(() => 0) };
   const missing: string[] = [];
   const times: number[] = [];
-  let worst = -Infinity, n = 0;
+  let worst = -Infinity,
+    n = 0;
   let cached = null as { dir: string; pool: Map<string, string>; all: Map<string, string>; index: PackIndex | null } | null;
   for (const inst of instances) {
     const g = gold.get(inst.instance_id);
     const dir = poolDir(opts.pools, inst);
-    if (!g || !existsSync(dir)) { missing.push(inst.instance_id); continue; }
+    if (!g || !existsSync(dir)) {
+      missing.push(inst.instance_id);
+      continue;
+    }
     if (!cached || cached.dir !== dir) {
       const all = await readTree(dir, { extensions: POOL_EXTENSIONS, maxFileBytes: 2 << 20, skipDirs: ['.git'] });
       const pool = new Map([...all].filter(([p]) => !isTestPath(p)));
@@ -169,11 +198,21 @@ export async function runPackBench(opts: PackBenchOptions): Promise<PackBenchSum
       const budget = budgets[b];
       const refA = packRecall(wholeFilesUntil(orderA, budget, counter), g);
       const refB = packRecall(wholeFilesUntil(patched, budget, counter), g);
-      let pack = 0, tokens = 0, ms = 0, files: string[] = [], goldRanks: number[] = [];
+      let pack = 0,
+        tokens = 0,
+        ms = 0,
+        files: string[] = [],
+        goldRanks: number[] = [];
       if (!opts.referencesOnly) {
         const t0 = performance.now();
         here.index ??= buildPackIndex(pool);
-        const r = await packContext({ index: here.index, task: inst.problem_statement, tokens: budget, tokenCounter: counter, ...(opts.scorer ? { scorer: opts.scorer } : {}) });
+        const r = await packContext({
+          index: here.index,
+          task: inst.problem_statement,
+          tokens: budget,
+          tokenCounter: counter,
+          ...(opts.scorer ? { scorer: opts.scorer } : {}),
+        });
         ms = performance.now() - t0;
         times.push(ms);
         tokens = r.tokens;
@@ -182,14 +221,21 @@ export async function runPackBench(opts: PackBenchOptions): Promise<PackBenchSum
         files = r.files.map((f) => f.path);
         goldRanks = [...g.keys()].map((p) => r.ranked.indexOf(p) + 1);
       }
-      sums.pack[b] += pack; sums.refA[b] += refA; sums.refB[b] += refB;
+      sums.pack[b] += pack;
+      sums.refA[b] += refA;
+      sums.refB[b] += refB;
       opts.onRow?.({ instance_id: inst.instance_id, budget, pack, refA, refB, tokens, ms, files, goldRanks });
     }
   }
   times.sort((a, b) => a - b);
   return {
-    budgets, instances: n,
-    pack: sums.pack.map((s) => (n ? s / n : 0)), refA: sums.refA.map((s) => (n ? s / n : 0)), refB: sums.refB.map((s) => (n ? s / n : 0)),
-    worstOverBudget: worst, msMedian: times.length ? times[Math.floor(times.length / 2)] : 0, missing,
+    budgets,
+    instances: n,
+    pack: sums.pack.map((s) => (n ? s / n : 0)),
+    refA: sums.refA.map((s) => (n ? s / n : 0)),
+    refB: sums.refB.map((s) => (n ? s / n : 0)),
+    worstOverBudget: worst,
+    msMedian: times.length ? times[Math.floor(times.length / 2)] : 0,
+    missing,
   };
 }

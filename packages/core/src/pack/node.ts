@@ -12,7 +12,11 @@ export interface DirectoryIndexOptions extends PackIndexOptions {
   read?: ReadTreeOptions;
 }
 
-interface Cached { files: Map<string, string>; index: PackIndex; includeTests: boolean }
+interface Cached {
+  files: Map<string, string>;
+  index: PackIndex;
+  includeTests: boolean;
+}
 const indexCache = new Map<string, Cached>();
 
 function sameFiles(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
@@ -44,7 +48,9 @@ export async function loadPackIndex(root: string, opts: DirectoryIndexOptions = 
 }
 
 /** packContext over a directory's files (`root`), its index cached across calls. */
-export async function packDirectory(options: Omit<PackContextOptions, 'files' | 'index'> & { root: string; read?: ReadTreeOptions }): Promise<PackContextResult> {
+export async function packDirectory(
+  options: Omit<PackContextOptions, 'files' | 'index'> & { root: string; read?: ReadTreeOptions },
+): Promise<PackContextResult> {
   if (options === null || typeof options !== 'object' || typeof options.root !== 'string') {
     throw new CtxpruneError('INVALID_OPTION', 'root (a directory) is required');
   }

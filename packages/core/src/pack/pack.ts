@@ -154,14 +154,22 @@ export function buildPackIndex(files: PackFilesInput, opts: PackIndexOptions = {
       throw new CtxpruneError('INVALID_OPTION', `every file needs a non-empty string path and a string text (got ${JSON.stringify(path)})`);
     }
     const p = path.replace(/\\/g, '/');
-    if ((!opts.includeTests && isTestPath(p)) || text.slice(0, 8000).includes('\0')) { excluded++; continue; }
+    if ((!opts.includeTests && isTestPath(p)) || text.slice(0, 8000).includes('\0')) {
+      excluded++;
+      continue;
+    }
     pool.set(p, text);
   }
   const locate = buildFileIndex(pool);
   return {
-    locate, excluded,
+    locate,
+    excluded,
     cache: {
-      lines: new Map(), costs: new Map(), defs: new Map(), imports: new Map(), terms: new Map(),
+      lines: new Map(),
+      costs: new Map(),
+      defs: new Map(),
+      imports: new Map(),
+      terms: new Map(),
       pathIndex: new Map(locate.paths.map((p, i) => [p, i])),
     },
   };
@@ -187,7 +195,8 @@ function costsOf(ix: PackIndex, path: string, counter: TokenCounter): { total: n
 }
 
 const PY_DEF = /^([ \t]*)(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)/;
-const JS_DEF = /^([ \t]*)(?:export[ \t]+)?(?:default[ \t]+)?(?:declare[ \t]+)?(?:abstract[ \t]+)?(?:async[ \t]+)?(?:function\*?|class|interface|type|enum|const|let|var)[ \t]+([A-Za-z_$][\w$]*)/;
+const JS_DEF =
+  /^([ \t]*)(?:export[ \t]+)?(?:default[ \t]+)?(?:declare[ \t]+)?(?:abstract[ \t]+)?(?:async[ \t]+)?(?:function\*?|class|interface|type|enum|const|let|var)[ \t]+([A-Za-z_$][\w$]*)/;
 const JS_METHOD = /^([ \t]+)(?:(?:public|private|protected|static|readonly|async|get|set|override)[ \t]+)*([A-Za-z_$][\w$]*)[ \t]*(?:<[^>]*>)?\([^;]*$/;
 const NOT_METHOD = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'function', 'else', 'do', 'with', 'await', 'new', 'typeof']);
 
@@ -249,7 +258,10 @@ function relevanceCurve(ix: PackIndex, path: string, q: Map<string, number>, cos
     const seen = new Set<string>();
     for (const t of cachedTerms(lines[i], cache)) {
       const w = q.get(t);
-      if (w !== undefined && !seen.has(t)) { seen.add(t); raw[i] += w; }
+      if (w !== undefined && !seen.has(t)) {
+        seen.add(t);
+        raw[i] += w;
+      }
     }
   }
   const rel = new Float64Array(n);
@@ -268,8 +280,10 @@ function relevanceCurve(ix: PackIndex, path: string, q: Map<string, number>, cos
   const order = Array.from({ length: n }, (_, i) => i);
   const dens = order.map((i) => (rel[i] + floor) / Math.max(1, costs[i]));
   order.sort((a, b) => dens[b] - dens[a] || a - b);
-  const cost = new Float64Array(n), share = new Float64Array(n);
-  let c = 0, s = 0;
+  const cost = new Float64Array(n),
+    share = new Float64Array(n);
+  let c = 0,
+    s = 0;
   const mass = total + floor * n;
   for (let k = 0; k < n; k++) {
     const i = order[k];
@@ -286,9 +300,15 @@ function curveAt(curve: { cost: Float64Array; share: Float64Array }, b: number):
   const { cost, share } = curve;
   if (!cost.length) return 1;
   if (b >= cost[cost.length - 1]) return 1;
-  let lo = 0, hi = cost.length - 1;
-  while (lo < hi) { const mid = (lo + hi) >> 1; if (cost[mid] >= b) hi = mid; else lo = mid + 1; }
-  const c0 = lo ? cost[lo - 1] : 0, s0 = lo ? share[lo - 1] : 0;
+  let lo = 0,
+    hi = cost.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cost[mid] >= b) hi = mid;
+    else lo = mid + 1;
+  }
+  const c0 = lo ? cost[lo - 1] : 0,
+    s0 = lo ? share[lo - 1] : 0;
   return s0 + ((share[lo] - s0) * (b - c0)) / Math.max(1e-9, cost[lo] - c0);
 }
 
@@ -308,11 +328,17 @@ function numbered(text: string, keptLines: readonly number[], total: number): st
   return out.map((line, i) => `${i < origin.length && origin[i] >= 0 ? String(origin[i] + 1).padStart(w) : pad}\t${line}`).join('\n');
 }
 
-interface Block { path: string; head: string; body: string; file: PackedFile }
+interface Block {
+  path: string;
+  head: string;
+  body: string;
+  file: PackedFile;
+}
 
 async function scorerOf(s: PackContextOptions['scorer']): Promise<{ prune: Scorer | 'lexical'; name: string }> {
   if (s === undefined || s === 'lexical') return { prune: 'lexical', name: 'lexical' };
-  if (s === null || typeof s !== 'object' || typeof s.score !== 'function') throw new CtxpruneError('INVALID_OPTION', 'scorer must be "lexical" or an object with a score() method');
+  if (s === null || typeof s !== 'object' || typeof s.score !== 'function')
+    throw new CtxpruneError('INVALID_OPTION', 'scorer must be "lexical" or an object with a score() method');
   return { prune: s, name: s.name };
 }
 let lexicalScorer: LexicalScorer | null = null;
@@ -349,8 +375,24 @@ export async function packContext(options: PackContextOptions): Promise<PackCont
   const empty = (why: string): PackContextResult => {
     degraded.push(why);
     return {
-      text: '', tokens: 0, budget: B, files: [], map: [], ranked: [],
-      stats: { ms: performance.now() - t0, indexMs, rankMs: 0, pruneMs: 0, prunes: 0, poolFiles: ix.locate.paths.length, excludedFiles: ix.excluded, tokenizer: counter.name, scorer: sc.name, degraded },
+      text: '',
+      tokens: 0,
+      budget: B,
+      files: [],
+      map: [],
+      ranked: [],
+      stats: {
+        ms: performance.now() - t0,
+        indexMs,
+        rankMs: 0,
+        pruneMs: 0,
+        prunes: 0,
+        poolFiles: ix.locate.paths.length,
+        excludedFiles: ix.excluded,
+        tokenizer: counter.name,
+        scorer: sc.name,
+        degraded,
+      },
     };
   };
   if (ix.locate.paths.length === 0) return empty('no files in the pool (tests and binary files are left out)');
@@ -388,7 +430,9 @@ export async function packContext(options: PackContextOptions): Promise<PackCont
   const minFirst = Math.max(step, 160);
   let left = B;
   for (;;) {
-    let best = -1, bestGain = 0, bestCost = 0;
+    let best = -1,
+      bestGain = 0,
+      bestCost = 0;
     for (let k = 0; k < K; k++) {
       const f = info[k];
       const b = alloc[k];
@@ -403,7 +447,11 @@ export async function packContext(options: PackContextOptions): Promise<PackCont
       const nb = b + cost;
       const nbody = nb >= f.whole ? f.total : (nb - f.headCost) / (1 + f.perLine / 8);
       const gain = (prior[k] * (curveAt(f.curve, nbody) - curveAt(f.curve, body))) / cost;
-      if (gain > bestGain) { best = k; bestGain = gain; bestCost = cost; }
+      if (gain > bestGain) {
+        best = k;
+        bestGain = gain;
+        bestCost = cost;
+      }
     }
     if (best < 0) break;
     alloc[best] += bestCost;
@@ -429,7 +477,12 @@ export async function packContext(options: PackContextOptions): Promise<PackCont
       try {
         prunes++;
         const r = await prune(ix.locate.texts[ix.cache.pathIndex.get(f.path)!], {
-          query, tokens: bodyBudget, fileName: f.path, scorer: sc.prune, tokenCounter: counter, ...(signal ? { signal } : {}),
+          query,
+          tokens: bodyBudget,
+          fileName: f.path,
+          scorer: sc.prune,
+          tokenCounter: counter,
+          ...(signal ? { signal } : {}),
         });
         keptLines = r.keptLines;
         body = r.text;
@@ -445,10 +498,19 @@ export async function packContext(options: PackContextOptions): Promise<PackCont
     if (lineNumbers) body = numbered(body, keptLines, totalLines);
     const head = header(f.path, keptLines.length, totalLines, elided);
     return {
-      path: f.path, head, body,
+      path: f.path,
+      head,
+      body,
       file: {
-        path: f.path, score: scoreOf.get(f.path) ?? 0, prior: prior[k], totalLines, keptLines, elided,
-        whole: keptLines.length === totalLines, tokens: 0, allocated: share,
+        path: f.path,
+        score: scoreOf.get(f.path) ?? 0,
+        prior: prior[k],
+        totalLines,
+        keptLines,
+        elided,
+        whole: keptLines.length === totalLines,
+        tokens: 0,
+        allocated: share,
       },
     };
   };
@@ -477,29 +539,57 @@ export async function packContext(options: PackContextOptions): Promise<PackCont
     const over = used - B;
     if (map.length) {
       // Drop entries from the end worth at least the overflow.
-      let drop = 0, n = map.length;
-      while (n > 0 && drop < over) { n--; drop += counter.count(`${map[n].path}:${map[n].line}: ${map[n].signature}\n`); }
+      let drop = 0,
+        n = map.length;
+      while (n > 0 && drop < over) {
+        n--;
+        drop += counter.count(`${map[n].path}:${map[n].line}: ${map[n].signature}\n`);
+      }
       map = map.slice(0, n);
     } else {
       // Shrink the least valuable block by the overflow (drop it when it gets too small).
       let k = blocks.length - 1;
-      for (let j = blocks.length - 1; j >= 0; j--) if (!blocks[j].file.whole || j === 0) { k = j; break; }
+      for (let j = blocks.length - 1; j >= 0; j--)
+        if (!blocks[j].file.whole || j === 0) {
+          k = j;
+          break;
+        }
       const b = blocks[k];
       const idx = info.findIndex((f) => f.path === b.path);
       const share = Math.min(b.file.allocated, info[idx].whole - 1) - over - 8 - guard * 4;
       const nb = share > info[idx].headCost + 16 ? await makeBlock(idx, share) : null;
-      if (nb) blocks[k] = nb; else blocks.splice(k, 1);
+      if (nb) blocks[k] = nb;
+      else blocks.splice(k, 1);
     }
     text = render(blocks, map);
     used = counter.count(text);
   }
-  if (used > B) { blocks.length = 0; map = []; text = ''; used = 0; degraded.push('nothing fits the budget'); }
+  if (used > B) {
+    blocks.length = 0;
+    map = [];
+    text = '';
+    used = 0;
+    degraded.push('nothing fits the budget');
+  }
   for (const b of blocks) b.file.tokens = counter.count(`${b.head}\n${b.body}`);
   return {
-    text, tokens: used, budget: B, files: blocks.map((b) => b.file), map, ranked: located.ranked.slice(0, 30),
+    text,
+    tokens: used,
+    budget: B,
+    files: blocks.map((b) => b.file),
+    map,
+    ranked: located.ranked.slice(0, 30),
     stats: {
-      ms: performance.now() - t0, indexMs, rankMs, pruneMs, prunes, poolFiles: ix.locate.paths.length, excludedFiles: ix.excluded,
-      tokenizer: counter.name, scorer: sc.name, degraded,
+      ms: performance.now() - t0,
+      indexMs,
+      rankMs,
+      pruneMs,
+      prunes,
+      poolFiles: ix.locate.paths.length,
+      excludedFiles: ix.excluded,
+      tokenizer: counter.name,
+      scorer: sc.name,
+      degraded,
     },
   };
 }
@@ -536,7 +626,11 @@ function buildMap(ix: PackIndex, blocks: Block[], ranked: string[], room: number
     for (const n of b.file.keptLines) {
       const l = lines[n - 1];
       if (l.length > 400) continue;
-      for (const re of [CALL, ATTR, CAPS]) { re.lastIndex = 0; let m; while ((m = re.exec(l))) if (m[1].length > 2) names.add(m[1]); }
+      for (const re of [CALL, ATTR, CAPS]) {
+        re.lastIndex = 0;
+        let m;
+        while ((m = re.exec(l))) if (m[1].length > 2) names.add(m[1]);
+      }
     }
     const where = [b.path, ...importsOf(ix, b.path).filter((p) => ix.cache.pathIndex.has(p)), ...[...packed].filter((p) => p !== b.path)];
     for (const p of where) {

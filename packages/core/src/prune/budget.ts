@@ -42,7 +42,11 @@ export interface SelectionContext {
 }
 
 /** A line with the repair closure it drags in, sorted, with the reason each line joins for. */
-export interface Unit { lines: Int32Array; reasons: Uint8Array; cost: number }
+export interface Unit {
+  lines: Int32Array;
+  reasons: Uint8Array;
+  cost: number;
+}
 
 export interface Selection {
   keep: Uint8Array;
@@ -76,9 +80,7 @@ function decodeAt(ctx: SelectionContext, bias: number): { keep: Uint8Array; reas
  * Repair the keep set, show gaps cheaper than their own marker, and estimate the tokens of the
  * rendered text. Mutates keep/reason.
  */
-function* complete(
-  ctx: SelectionContext, keep: Uint8Array, reason: Uint8Array, bias: number, cache: Map<number, number>, seeds?: number[],
-): Steps<Selection> {
+function* complete(ctx: SelectionContext, keep: Uint8Array, reason: Uint8Array, bias: number, cache: Map<number, number>, seeds?: number[]): Steps<Selection> {
   const n = ctx.lines.length;
   if (ctx.repair) {
     yield* repairSteps(keep, reason, ctx.structure, ctx.repair, ctx.repairIndex, seeds);
@@ -88,15 +90,26 @@ function* complete(
   let t = 0;
   let runs = 0;
   while (t < n) {
-    if (keep[t]) { tokens += ctx.costs[t]; t++; continue; }
+    if (keep[t]) {
+      tokens += ctx.costs[t];
+      t++;
+      continue;
+    }
     if (++runs % 256 === 0) yield;
     let e = t;
     let gapCost = ctx.costs[t];
     let standalone = isStandaloneLine(ctx.structure, t);
-    while (e + 1 < n && !keep[e + 1]) { e++; gapCost += ctx.costs[e]; standalone &&= isStandaloneLine(ctx.structure, e); }
+    while (e + 1 < n && !keep[e + 1]) {
+      e++;
+      gapCost += ctx.costs[e];
+      standalone &&= isStandaloneLine(ctx.structure, e);
+    }
     const mc = markerCost(ctx, cache, t, e);
     if (standalone && gapCost <= mc) {
-      for (let x = t; x <= e; x++) { keep[x] = 1; reason[x] = Reason.Repair; }
+      for (let x = t; x <= e; x++) {
+        keep[x] = 1;
+        reason[x] = Reason.Repair;
+      }
       tokens += gapCost;
     } else tokens += mc;
     t = e + 1;
@@ -139,7 +152,10 @@ function unitOf(ctx: SelectionContext, c: number, budget: number): Unit {
   let unit = ctx.units.get(c);
   if (unit && (unit.lines.length || unit.cost > budget)) return unit;
   const n = ctx.lines.length;
-  if (scratchKeep.length < n) { scratchKeep = new Uint8Array(n); scratchReason = new Uint8Array(n); }
+  if (scratchKeep.length < n) {
+    scratchKeep = new Uint8Array(n);
+    scratchReason = new Uint8Array(n);
+  }
   const keep = scratchKeep;
   const reason = scratchReason;
   const added = [c];
@@ -155,7 +171,10 @@ function unitOf(ctx: SelectionContext, c: number, budget: number): Unit {
     const lines = Int32Array.from(added).sort();
     unit = { lines, reasons: Uint8Array.from(lines, (t) => reason[t]), cost };
   }
-  for (const t of added) { keep[t] = 0; reason[t] = 0; }
+  for (const t of added) {
+    keep[t] = 0;
+    reason[t] = 0;
+  }
   ctx.units.set(c, unit);
   return unit;
 }
@@ -163,7 +182,11 @@ function unitOf(ctx: SelectionContext, c: number, budget: number): Unit {
 /** Keep a unit's lines; lines already kept keep their reason. */
 function addUnit(keep: Uint8Array, reason: Uint8Array, unit: Unit): void {
   const { lines, reasons } = unit;
-  for (let i = 0; i < lines.length; i++) if (!keep[lines[i]]) { keep[lines[i]] = 1; reason[lines[i]] = reasons[i]; }
+  for (let i = 0; i < lines.length; i++)
+    if (!keep[lines[i]]) {
+      keep[lines[i]] = 1;
+      reason[lines[i]] = reasons[i];
+    }
 }
 
 /**
@@ -216,11 +239,15 @@ function* packSteps(ctx: SelectionContext, start: Selection, budget: number, cac
   const alive = new Uint8Array(units.length).fill(1);
   const accepted: number[] = [];
   for (;;) {
-    let best = -1, bestScore = 0, bestCost = 0;
+    let best = -1,
+      bestScore = 0,
+      bestCost = 0;
     for (let u = 0; u < units.length; u++) {
       if (!alive[u]) continue;
       const L = units[u].lines;
-      let gain = 0, cost = 0, fresh = 0;
+      let gain = 0,
+        cost = 0,
+        fresh = 0;
       for (let i = 0; i < L.length; i++) {
         const t = L[i];
         if (keep[t]) continue;
@@ -237,10 +264,17 @@ function* packSteps(ctx: SelectionContext, start: Selection, budget: number, cac
         if (gapBefore && gapAfter) cost += markerTokens;
         else if (!gapBefore && !gapAfter) cost -= markerTokens;
       }
-      if (!fresh) { alive[u] = 0; continue; }
+      if (!fresh) {
+        alive[u] = 0;
+        continue;
+      }
       if (tokens + cost > budget) continue;
       const score = gain / Math.pow(Math.max(cost, 1), costExponent);
-      if (score > bestScore) { best = u; bestScore = score; bestCost = cost; }
+      if (score > bestScore) {
+        best = u;
+        bestScore = score;
+        bestCost = cost;
+      }
     }
     if (best < 0) break;
     addUnit(keep, reason, units[best]);
@@ -259,13 +293,17 @@ function* packSteps(ctx: SelectionContext, start: Selection, budget: number, cac
     for (let j = 0; j < k; j++) addUnit(kk, rr, units[accepted[j]]);
     return complete(ctx, kk, rr, start.bias, cache);
   };
-  let lo = 0, hi = accepted.length - 1;
+  let lo = 0,
+    hi = accepted.length - 1;
   let fit: Selection = start;
   while (lo < hi) {
     yield;
     const mid = (lo + hi + 1) >> 1;
     const s = yield* withFirst(mid);
-    if (s.estimatedTokens <= budget) { lo = mid; fit = s; } else hi = mid - 1;
+    if (s.estimatedTokens <= budget) {
+      lo = mid;
+      fit = s;
+    } else hi = mid - 1;
   }
   return fit;
 }
@@ -288,7 +326,8 @@ function* calibrateSteps(ctx: SelectionContext, budget: number, cache: Map<numbe
   let maxT = 0;
   for (let i = 0; i < 4; i++) maxT = Math.max(maxT, Math.abs(ctx.fusedCrf.transitions[i]));
   const bound = 2 * maxAbs + 4 * maxT + Math.abs(ctx.fusedCrf.start[1]) + Math.abs(ctx.fusedCrf.end[1]) + 1;
-  let lo = -bound, hi = bound;
+  let lo = -bound,
+    hi = bound;
   const low = yield* selectSteps(ctx, lo, cache);
   yield;
   if (low.estimatedTokens > budget) return null;
@@ -301,7 +340,10 @@ function* calibrateSteps(ctx: SelectionContext, budget: number, cache: Map<numbe
     const mid = (lo + hi) / 2;
     const s = yield* selectSteps(ctx, mid, cache);
     yield;
-    if (s.estimatedTokens <= budget) { best = s; lo = mid; } else hi = mid;
+    if (s.estimatedTokens <= budget) {
+      best = s;
+      lo = mid;
+    } else hi = mid;
   }
   return yield* packSteps(ctx, best, budget, cache);
 }

@@ -23,7 +23,11 @@ const yieldMacrotask: () => Promise<void> = (() => {
     const ch = new MessageChannel();
     const waiting: (() => void)[] = [];
     ch.port1.onmessage = () => waiting.shift()?.();
-    return () => new Promise<void>((r) => { waiting.push(r); ch.port2.postMessage(0); });
+    return () =>
+      new Promise<void>((r) => {
+        waiting.push(r);
+        ch.port2.postMessage(0);
+      });
   }
   return () => new Promise<void>((r) => setTimeout(r, 0));
 })();

@@ -45,7 +45,9 @@ function sameFile(framePath: string, fileName: string): boolean {
 export function clueStrengths(clues: ReportClues, lines: string[], st: FileStructure, fileName?: string): Float64Array {
   const n = lines.length;
   const bonus = new Float64Array(n);
-  const set = (t: number, v: number) => { if (t >= 0 && t < n && bonus[t] < v) bonus[t] = v; };
+  const set = (t: number, v: number) => {
+    if (t >= 0 && t < n && bonus[t] < v) bonus[t] = v;
+  };
 
   // Error messages the report quotes, at the lines that raise, throw or log them.
   if (clues.flat.length) {
@@ -61,7 +63,10 @@ export function clueStrengths(clues: ReportClues, lines: string[], st: FileStruc
           const f = flatten(piece).trim();
           if (f.length < MIN_MESSAGE_CHARS || !/[a-z]{2,}[^a-z]+[a-z]{2,}/.test(f)) continue;
           fragments++;
-          if (clues.flat.includes(f)) { set(t, 1); break; }
+          if (clues.flat.includes(f)) {
+            set(t, 1);
+            break;
+          }
         }
       }
     }
@@ -70,15 +75,26 @@ export function clueStrengths(clues: ReportClues, lines: string[], st: FileStruc
   // Code the report quotes, line for line (whitespace aside).
   if (clues.code.length) {
     const quoted = new Set<string>();
-    for (const c of clues.code) { const k = compact(c); if (k.length >= MIN_CODE_CHARS) quoted.add(k); }
-    if (quoted.size) for (let t = 0; t < n; t++) { const k = compact(lines[t]); if (k.length >= MIN_CODE_CHARS && quoted.has(k)) set(t, 1); }
+    for (const c of clues.code) {
+      const k = compact(c);
+      if (k.length >= MIN_CODE_CHARS) quoted.add(k);
+    }
+    if (quoted.size)
+      for (let t = 0; t < n; t++) {
+        const k = compact(lines[t]);
+        if (k.length >= MIN_CODE_CHARS && quoted.has(k)) set(t, 1);
+      }
   }
 
   // Stack frames: in this file, its line and its function; elsewhere, a function of that name here.
   if (clues.frames.length) {
     const defsByName = new Map<string, number[]>();
     for (const [row, names] of st.definedNames) {
-      for (const name of names) { let l = defsByName.get(name); if (!l) defsByName.set(name, (l = [])); l.push(row); }
+      for (const name of names) {
+        let l = defsByName.get(name);
+        if (!l) defsByName.set(name, (l = []));
+        l.push(row);
+      }
     }
     for (const f of clues.frames) {
       const here = fileName !== undefined && sameFile(f.path, fileName);
@@ -93,15 +109,27 @@ export function clueStrengths(clues: ReportClues, lines: string[], st: FileStruc
  * The rubric emissions with the report's clues added to the semantic head's keep emission.
  * Unchanged (the same object) when the query is no report or points at nothing here.
  */
-export function withReportClues(r: RubricEmissions, query: string, lines: string[], st: FileStructure, fileName?: string, weight = CLUE_WEIGHT): RubricEmissions {
+export function withReportClues(
+  r: RubricEmissions,
+  query: string,
+  lines: string[],
+  st: FileStructure,
+  fileName?: string,
+  weight = CLUE_WEIGHT,
+): RubricEmissions {
   if (weight === 0 || query.length < 20) return r;
   const bonus = clueStrengths(parseReport(query), lines, st, fileName);
   let any = false;
   for (let t = 0; t < r.n && !any; t++) any = bonus[t] > 0;
   if (!any) return r;
   const sem = r.heads[0];
-  let sum = 0, sq = 0;
-  for (let t = 0; t < r.n; t++) { const m = sem[2 * t + 1] - sem[2 * t]; sum += m; sq += m * m; }
+  let sum = 0,
+    sq = 0;
+  for (let t = 0; t < r.n; t++) {
+    const m = sem[2 * t + 1] - sem[2 * t];
+    sum += m;
+    sq += m * m;
+  }
   const mean = sum / r.n;
   const spread = Math.sqrt(Math.max(1e-12, sq / r.n - mean * mean));
   const boosted = sem.slice();

@@ -23,7 +23,12 @@ export function unnamedImports(st: FileStructure, lines: readonly string[], quer
     const a = Math.max(0, Math.min(t, st.spanStart[t]));
     const b = Math.min(n - 1, Math.max(t, st.spanEnd[t]));
     let named = false;
-    for (let i = a; i <= b && !named; i++) for (const w of termsOf(lines[i])) if (q.has(w)) { named = true; break; }
+    for (let i = a; i <= b && !named; i++)
+      for (const w of termsOf(lines[i]))
+        if (q.has(w)) {
+          named = true;
+          break;
+        }
     if (!named) out[t] = 1;
   }
   return out;

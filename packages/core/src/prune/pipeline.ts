@@ -94,7 +94,11 @@ async function resolveSyntax(text: string, lines: string[], opts: PruneOptions, 
 
 async function outputErrorRows(language: LanguageId, text: string, pause?: () => Promise<void>): Promise<number[]> {
   const tree = await parse(language, text, pause);
-  try { return errorRows(tree); } finally { tree.delete(); }
+  try {
+    return errorRows(tree);
+  } finally {
+    tree.delete();
+  }
 }
 
 /**
@@ -128,7 +132,10 @@ async function fitVerified(
     const mark = (t: number) => {
       if (t < 0) return;
       const a = st.spanStart[t];
-      if (st.spanEnd[t] > a && !whole[a]) { whole[a] = 1; marked++; }
+      if (st.spanEnd[t] > a && !whole[a]) {
+        whole[a] = 1;
+        marked++;
+      }
     };
     for (const row of rows) {
       for (const r of [row - 1, row, row + 1]) if (r >= 0 && r < origin.length) mark(origin[r]);
@@ -173,7 +180,10 @@ async function scorerOf(opt: PruneOptions['scorer']): Promise<Scorer> {
     return resolveScorer(opt);
   }
   if (typeof opt !== 'object' || typeof (opt as Partial<Scorer>).score !== 'function') {
-    throw new CtxpruneError('INVALID_OPTION', `scorer must be a scorer name (lexical, neural, auto) or an object with a score() method, got ${opt === null ? 'null' : typeof opt}`);
+    throw new CtxpruneError(
+      'INVALID_OPTION',
+      `scorer must be a scorer name (lexical, neural, auto) or an object with a score() method, got ${opt === null ? 'null' : typeof opt}`,
+    );
   }
   return opt;
 }
@@ -244,11 +254,19 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
     evidenceLed,
     costs: measured.costs,
     counter,
-    commentPrefix: syn.language ? lineCommentPrefix(syn.language) : markerPrefixForFile(options.fileName, typeof options.language === 'string' ? options.language : null),
+    commentPrefix: syn.language
+      ? lineCommentPrefix(syn.language)
+      : markerPrefixForFile(options.fileName, typeof options.language === 'string' ? options.language : null),
     cr: dominantCarriageReturn(lines),
     elision,
     repair: repairOn
-      ? { syntactic: true, dependencies: !options.ablation?.noDependency && (tuning.repairImports ?? REPAIR_IMPORTS) === 1, language: syn.language, maxWholeSpan: tuning.maxWholeSpan ?? MAX_WHOLE_SPAN, wholeSpans: null }
+      ? {
+          syntactic: true,
+          dependencies: !options.ablation?.noDependency && (tuning.repairImports ?? REPAIR_IMPORTS) === 1,
+          language: syn.language,
+          maxWholeSpan: tuning.maxWholeSpan ?? MAX_WHOLE_SPAN,
+          wholeSpans: null,
+        }
       : null,
     repairIndex: buildRepairIndex(st, lines, syn.language),
     units: new Map(),
@@ -291,7 +309,9 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   let evidenceKept = 0;
   for (let t = 0; t < n; t++) if (keep[t] && selection.reason[t] === Reason.Evidence) evidenceKept++;
   if (query.trim() !== '' && evidenceKept === 0 && scored.documentScore > 0 && textOut !== '') {
-    degraded.push(degradation('BUDGET_TOO_SMALL', `budget of ${budget} tokens is too small for one evidence unit (its lines plus their repair): returned what fits`));
+    degraded.push(
+      degradation('BUDGET_TOO_SMALL', `budget of ${budget} tokens is too small for one evidence unit (its lines plus their repair): returned what fits`),
+    );
   }
 
   await cp.pause();

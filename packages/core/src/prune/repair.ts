@@ -132,13 +132,14 @@ export function* repairSteps(
         }
       }
       if (!opts.syntactic) continue;
-      const a = st.spanStart[l], b = st.spanEnd[l];
+      const a = st.spanStart[l],
+        b = st.spanEnd[l];
       // An import list is kept in part from five lines on: each name stands on its own, and a
       // marker costs about what one name does. A long header (decorators, a signature of many
       // parameters, or a closure's header inside a long literal) is kept in part only where
       // the bracket nesting is known, since its brackets must close.
-      const partial = b - a >= (st.kind[a] === LineKind.Import ? Math.min(4, opts.maxWholeSpan) : opts.maxWholeSpan) &&
-        (!index.headerSpan[a] || st.source === 'tree-sitter');
+      const partial =
+        b - a >= (st.kind[a] === LineKind.Import ? Math.min(4, opts.maxWholeSpan) : opts.maxWholeSpan) && (!index.headerSpan[a] || st.source === 'tree-sitter');
       // The brackets around the line open and close, whole span or not: a closure's header in
       // a literal needs the literal's brackets, which lie outside its own span.
       for (let j = st.nestOffsets[l]; j < st.nestOffsets[l + 1]; j++) add(st.nestTargets[j], Reason.Repair);
@@ -187,9 +188,5 @@ export function* repairSteps(
 /** Lines that can fill a gap on their own without dragging structure in. */
 export function isStandaloneLine(st: FileStructure, t: number): boolean {
   const k = st.kind[t];
-  return (
-    (k === LineKind.Blank || k === LineKind.Comment || k === LineKind.Code || k === LineKind.Import) &&
-    st.blockEnd[t] < 0 &&
-    st.companionGroup[t] < 0
-  );
+  return (k === LineKind.Blank || k === LineKind.Comment || k === LineKind.Code || k === LineKind.Import) && st.blockEnd[t] < 0 && st.companionGroup[t] < 0;
 }

@@ -4,7 +4,10 @@
  * the model's line features, history compaction, cards, file localization and packing.
  * Postings keep scoring linear in the matches, not in documents × query terms.
  */
-export interface Bm25Options { k1?: number; b?: number }
+export interface Bm25Options {
+  k1?: number;
+  b?: number;
+}
 
 export interface Bm25Index {
   docCount: number;
@@ -49,7 +52,8 @@ export function queryWeights(queryTerms: string[]): Map<string, number> {
 }
 
 export function bm25Scores(index: Bm25Index, queryTerms: string[], opts: Bm25Options = {}): Float64Array {
-  const k1 = opts.k1 ?? 1.2, b = opts.b ?? 0.75;
+  const k1 = opts.k1 ?? 1.2,
+    b = opts.b ?? 0.75;
   const scores = new Float64Array(index.docCount);
   const avg = index.avgLen || 1;
   for (const [term, qw] of queryWeights(queryTerms)) {
@@ -57,7 +61,8 @@ export function bm25Scores(index: Bm25Index, queryTerms: string[], opts: Bm25Opt
     if (!p) continue;
     const w = idf(index, term) * qw;
     for (let i = 0; i < p.docs.length; i++) {
-      const d = p.docs[i], f = p.freqs[i];
+      const d = p.docs[i],
+        f = p.freqs[i];
       scores[d] += (w * f * (k1 + 1)) / (f + k1 * (1 - b + (b * index.docLen[d]) / avg));
     }
   }

@@ -28,10 +28,7 @@ export function defaultModelLocation(): string | URL {
  */
 export function defaultModelLocations(): (string | URL)[] {
   if (isNode) {
-    return [
-      new URL(`../../../../models/${DEFAULT_MODEL_FILE}`, import.meta.url),
-      new URL(`../assets/models/${DEFAULT_MODEL_FILE}`, import.meta.url),
-    ];
+    return [new URL(`../../../../models/${DEFAULT_MODEL_FILE}`, import.meta.url), new URL(`../assets/models/${DEFAULT_MODEL_FILE}`, import.meta.url)];
   }
   return [assetUrl(`models/${DEFAULT_MODEL_FILE}`)];
 }

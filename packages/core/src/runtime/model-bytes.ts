@@ -17,7 +17,9 @@ export async function loadModelBytes(source: ModelSource, onProgress?: ProgressC
     for (let i = 0; i < candidates.length - 1; i++) {
       try {
         return await loadModelBytes(candidates[i], onProgress, signal);
-      } catch { /* try the next place */ }
+      } catch {
+        /* try the next place */
+      }
     }
     return loadModelBytes(candidates[candidates.length - 1], onProgress, signal);
   }

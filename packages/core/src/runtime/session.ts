@@ -34,12 +34,12 @@ function loadOrt(build: OrtBuild, onProgress?: ProgressCallback, signal?: AbortS
     binary.catch(() => undefined);
     const mod = key === 'wasm' ? import('onnxruntime-web/wasm') : import('onnxruntime-web');
     p = Promise.all([mod, binary]).then(([m, bytes]) => {
-      const ort = ((m as unknown as { default?: Ort }).default ?? m);
+      const ort = (m as unknown as { default?: Ort }).default ?? m;
       if (runtimeConfig.wasmThreads > 0) ort.env.wasm.numThreads = runtimeConfig.wasmThreads;
       else if (isNode) ort.env.wasm.numThreads = 1;
-    // onnxruntime's warnings (nodes it placed on the CPU, optimisations it skipped) are not errors:
-    // only its errors reach the console (console.error), here and from its native logger (logSeverityLevel).
-    ort.env.logLevel = 'error';
+      // onnxruntime's warnings (nodes it placed on the CPU, optimisations it skipped) are not errors:
+      // only its errors reach the console (console.error), here and from its native logger (logSeverityLevel).
+      ort.env.logLevel = 'error';
       if (runtimeConfig.wasmPaths) ort.env.wasm.wasmPaths = runtimeConfig.wasmPaths;
       if (bytes) ort.env.wasm.wasmBinary = bytes;
       return ort;
@@ -72,7 +72,11 @@ export interface ModelOutputs {
 async function hasWebGpu(): Promise<boolean> {
   const gpu = (globalThis as { navigator?: { gpu?: { requestAdapter(): Promise<unknown> } } }).navigator?.gpu;
   if (!gpu) return false;
-  try { return !!(await gpu.requestAdapter()); } catch { return false; }
+  try {
+    return !!(await gpu.requestAdapter());
+  } catch {
+    return false;
+  }
 }
 
 export class ModelSession {
@@ -122,7 +126,9 @@ export class ModelSession {
     const sess = new ModelSession(ort, bytes, session, backend, info, fallback, performance.now() - t0);
     if (session.outputNames.includes('info')) {
       // Probe once with a one-line input to read the model's declared feature contract.
-      const probe = await sess.runOnce(new Float32Array(info.featureCount > 0 ? info.featureCount : 1), 1, info.featureCount > 0 ? info.featureCount : 1).catch(() => null);
+      const probe = await sess
+        .runOnce(new Float32Array(info.featureCount > 0 ? info.featureCount : 1), 1, info.featureCount > 0 ? info.featureCount : 1)
+        .catch(() => null);
       if (probe?.info) {
         info.featureVersion = probe.info[1];
         info.featureCount = probe.info[2];
@@ -155,7 +161,8 @@ export class ModelSession {
     const input = new this.ort.Tensor('float32', new Float32Array(f), [1, 1, f]);
     try {
       const out = await this.session.run({ [INPUT_FEATURES]: input }, [...WORD_OUTPUTS]);
-      const keys = out.word_keys, words = out.words;
+      const keys = out.word_keys,
+        words = out.words;
       if (keys?.type !== 'int32' || words?.type !== 'int8' || words.dims.length !== 2) {
         throw new Error(`word_keys must be int32 [V] and words int8 [V, d], got ${keys?.type} and ${words?.type} ${JSON.stringify(words?.dims)}`);
       }

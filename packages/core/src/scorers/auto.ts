@@ -14,7 +14,9 @@ export class ModelledLanguagesScorer implements Scorer {
   readonly name = 'neural';
   private readonly lexical = new LexicalScorer();
   constructor(private readonly neural: Scorer & { readonly backend?: string }) {}
-  get backend(): string | undefined { return this.neural.backend; }
+  get backend(): string | undefined {
+    return this.neural.backend;
+  }
   score(input: ScorerInput): ScorerOutput | Promise<ScorerOutput> {
     if (input.language && MODELLED_LANGUAGES.has(input.language)) return this.neural.score(input);
     const why = input.language ? `the model was not trained on ${input.language}` : 'language unknown';

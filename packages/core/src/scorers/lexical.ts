@@ -38,9 +38,33 @@ const DEFAULTS: Required<LexicalScorerOptions> = {
 
 /** Words that ask about structure rather than behaviour: they shift the gate to the dependency rubric. */
 const STRUCTURAL_QUERY_WORDS = new Set([
-  'import', 'imports', 'signature', 'signatures', 'class', 'classes', 'interface', 'type', 'types', 'module',
-  'dependency', 'dependencies', 'refactor', 'rename', 'outline', 'structure', 'api', 'export', 'exports',
-  'inherit', 'inherits', 'subclass', 'decorator', 'definition', 'definitions', 'declare', 'declaration',
+  'import',
+  'imports',
+  'signature',
+  'signatures',
+  'class',
+  'classes',
+  'interface',
+  'type',
+  'types',
+  'module',
+  'dependency',
+  'dependencies',
+  'refactor',
+  'rename',
+  'outline',
+  'structure',
+  'api',
+  'export',
+  'exports',
+  'inherit',
+  'inherits',
+  'subclass',
+  'decorator',
+  'definition',
+  'definitions',
+  'declare',
+  'declaration',
 ]);
 
 const MAX_QUERY_CHARS = 20_000;
@@ -137,7 +161,10 @@ export class LexicalScorer implements Scorer {
     const defOf = enclosingDefinition(st);
     yield;
     const best = new Float64Array(n);
-    for (let t = 0; t < n; t++) { const d = defOf[t]; if (d >= 0 && smooth[t] > best[d]) best[d] = smooth[t]; }
+    for (let t = 0; t < n; t++) {
+      const d = defOf[t];
+      if (d >= 0 && smooth[t] > best[d]) best[d] = smooth[t];
+    }
     let max = 0;
     for (let t = 0; t < n; t++) {
       const d = defOf[t];

@@ -58,15 +58,30 @@ function spreadHead(E: Float64Array, st: FileStructure, defOf: Int32Array, amoun
     sm[t] = v;
   }
   const best = new Float64Array(n);
-  for (let t = 0; t < n; t++) { const d = defOf[t]; if (d >= 0 && sm[t] > best[d]) best[d] = sm[t]; }
+  for (let t = 0; t < n; t++) {
+    const d = defOf[t];
+    if (d >= 0 && sm[t] > best[d]) best[d] = sm[t];
+  }
   let max = 0;
   const ev = new Float64Array(n);
-  for (let t = 0; t < n; t++) { const d = defOf[t]; ev[t] = sm[t] + (d >= 0 ? 0.3 * amount * best[d] : 0); if (ev[t] > max) max = ev[t]; }
-  for (let t = 0; t < n; t++) { E[2 * t] = 0; E[2 * t + 1] = 4 * ((max > 0 ? ev[t] / max : 0) - 0.25); }
+  for (let t = 0; t < n; t++) {
+    const d = defOf[t];
+    ev[t] = sm[t] + (d >= 0 ? 0.3 * amount * best[d] : 0);
+    if (ev[t] > max) max = ev[t];
+  }
+  for (let t = 0; t < n; t++) {
+    E[2 * t] = 0;
+    E[2 * t + 1] = 4 * ((max > 0 ? ev[t] / max : 0) - 0.25);
+  }
   void st;
 }
 
-export interface Chunk { start: number; end: number; keepFrom: number; keepTo: number }
+export interface Chunk {
+  start: number;
+  end: number;
+  keepFrom: number;
+  keepTo: number;
+}
 
 /** Overlapping chunks covering [0, n): each line is owned by exactly one chunk (keepFrom..keepTo). */
 export function planChunks(n: number, window: number, overlap: number): Chunk[] {
@@ -115,11 +130,13 @@ export function invalidModelOutput(out: ModelOutputs, from: number, to: number, 
     return null;
   };
   const crfBad = out.crf.findIndex((v) => !(Math.abs(v) <= MAX_ABS_EMISSION));
-  return scan('semantic', out.semantic, -MAX_ABS_EMISSION, MAX_ABS_EMISSION)
-    ?? scan('dependency', out.dependency, -MAX_ABS_EMISSION, MAX_ABS_EMISSION)
-    ?? scan('gate', out.gate, -TOL, 1 + TOL)
-    ?? (out.doc >= -TOL && out.doc <= 1 + TOL ? null : `doc is ${out.doc}`)
-    ?? (crfBad >= 0 ? `crf[${crfBad}] is ${out.crf[crfBad]}` : null);
+  return (
+    scan('semantic', out.semantic, -MAX_ABS_EMISSION, MAX_ABS_EMISSION) ??
+    scan('dependency', out.dependency, -MAX_ABS_EMISSION, MAX_ABS_EMISSION) ??
+    scan('gate', out.gate, -TOL, 1 + TOL) ??
+    (out.doc >= -TOL && out.doc <= 1 + TOL ? null : `doc is ${out.doc}`) ??
+    (crfBad >= 0 ? `crf[${crfBad}] is ${out.crf[crfBad]}` : null)
+  );
 }
 
 export class NeuralScorer implements Scorer {
@@ -139,8 +156,11 @@ export class NeuralScorer implements Scorer {
 
   static async load(options: NeuralScorerOptions = {}): Promise<NeuralScorer> {
     const session = await ModelSession.create({
-      model: options.model, backend: options.backend, onProgress: options.onProgress,
-      onRuntimeProgress: options.onRuntimeProgress, signal: options.signal,
+      model: options.model,
+      backend: options.backend,
+      onProgress: options.onProgress,
+      onRuntimeProgress: options.onRuntimeProgress,
+      signal: options.signal,
     });
     const info = session.info;
     // The model says which feature version it was trained on; this build computes every version in FEATURE_SETS.
@@ -157,18 +177,34 @@ export class NeuralScorer implements Scorer {
     if (version >= 2 && !session.words) await refuse(`model of feature version ${version} carries no word table (outputs word_keys, words)`);
     const window = options.window ?? info.window;
     const overlap = options.overlap ?? 2 * info.receptiveField;
-    return new NeuralScorer(session, version, window, overlap, options.transitionScale ?? runtimeConfig.transitionScale,
-      options.lexicalBlend ?? runtimeConfig.lexicalBlend, options.spread ?? runtimeConfig.spread);
+    return new NeuralScorer(
+      session,
+      version,
+      window,
+      overlap,
+      options.transitionScale ?? runtimeConfig.transitionScale,
+      options.lexicalBlend ?? runtimeConfig.lexicalBlend,
+      options.spread ?? runtimeConfig.spread,
+    );
   }
 
-  get backend(): string { return this.session.backend; }
-  get loadMs(): number { return this.session.loadMs; }
-  get fallbackReason(): string | null { return this.session.fallbackReason; }
+  get backend(): string {
+    return this.session.backend;
+  }
+  get loadMs(): number {
+    return this.session.loadMs;
+  }
+  get fallbackReason(): string | null {
+    return this.session.fallbackReason;
+  }
 
   async score(input: ScorerInput): Promise<ScorerOutput> {
     const { lines, structure, language, signal } = input;
     const n = lines.length;
-    const feats = await runStepsAsync(lineFeatureSteps(input.query, lines, structure, language, { version: this.featureVersion, words: this.session.words }), input.pause);
+    const feats = await runStepsAsync(
+      lineFeatureSteps(input.query, lines, structure, language, { version: this.featureVersion, words: this.session.words }),
+      input.pause,
+    );
     const F = feats.f;
     const semantic = new Float64Array(2 * n);
     const dependency = new Float64Array(2 * n);
@@ -216,12 +252,17 @@ export class NeuralScorer implements Scorer {
       // Blend in the lexical rubric emissions (keep − prune margins), rubric by rubric.
       const lex = await this.lexical.scoreAsync(input);
       for (let k = 0; k < 2; k++) {
-        const E = k === 0 ? semantic : dependency, L = lex.heads[k];
+        const E = k === 0 ? semantic : dependency,
+          L = lex.heads[k];
         for (let i = 0; i < 2 * n; i++) E[i] = (1 - w) * E[i] + w * L[i];
       }
     }
     const sg = runtimeConfig.semanticGate;
-    if (sg > 0) for (let t = 0; t < n; t++) { gate[2 * t] = sg + (1 - sg) * gate[2 * t]; gate[2 * t + 1] = 1 - gate[2 * t]; }
+    if (sg > 0)
+      for (let t = 0; t < n; t++) {
+        gate[2 * t] = sg + (1 - sg) * gate[2 * t];
+        gate[2 * t + 1] = 1 - gate[2 * t];
+      }
     const ts = this.transitionScale;
     return {
       n,
@@ -244,6 +285,9 @@ let shared: Promise<NeuralScorer> | null = null;
 
 /** The process-wide neural scorer with the runtime configuration's model and backend. */
 export function loadDefaultNeuralScorer(): Promise<NeuralScorer> {
-  shared ??= NeuralScorer.load().catch((e) => { shared = null; throw e; });
+  shared ??= NeuralScorer.load().catch((e) => {
+    shared = null;
+    throw e;
+  });
   return shared;
 }

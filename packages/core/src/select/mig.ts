@@ -48,12 +48,7 @@ export function migScore(unit: SelectUnit, set: readonly SelectUnit[], sim: Simi
  * everything selected so far (ties: earlier candidate). Redundancy is kept incrementally, so
  * the cost is O(candidates × selected) similarity calls.
  */
-export function greedyMig(
-  candidates: readonly SelectUnit[],
-  budget: number,
-  sim: Similarity,
-  opts: MigOptions = {},
-): GreedyResult {
+export function greedyMig(candidates: readonly SelectUnit[], budget: number, sim: Similarity, opts: MigOptions = {}): GreedyResult {
   const lambda = opts.lambda ?? 1;
   const minGain = opts.minGain ?? -Infinity;
   const context = opts.context ?? [];
@@ -68,12 +63,16 @@ export function greedyMig(
   const scores = new Map<string, MigScore>();
   let used = 0;
   for (;;) {
-    let best = -1, bestGain = -Infinity;
+    let best = -1,
+      bestGain = -Infinity;
     for (let i = 0; i < candidates.length; i++) {
       if (taken[i] || !fits(used, candidates[i].tokens)) continue;
       if (candidates[i].after !== undefined && !have.has(candidates[i].after!)) continue;
       const g = candidates[i].relevance - lambda * red[i];
-      if (g > bestGain) { bestGain = g; best = i; }
+      if (g > bestGain) {
+        bestGain = g;
+        best = i;
+      }
     }
     if (best < 0 || bestGain < minGain) break;
     const u = candidates[best];
@@ -112,7 +111,8 @@ function aggregate(values: number[], how: GroupRelevance): number {
 /** Token-weighted mean over units of a of their best similarity to a unit of b. */
 export function setSimilarity(a: readonly SelectUnit[], b: readonly SelectUnit[], sim: Similarity): number {
   if (a.length === 0 || b.length === 0) return 0;
-  let num = 0, den = 0;
+  let num = 0,
+    den = 0;
   for (const u of a) {
     const w = Math.max(1, u.tokens);
     let m = 0;
@@ -141,7 +141,10 @@ export function scoreGroups(units: readonly SelectUnit[], sim: Similarity, opts:
     group,
     units: us,
     tokens: us.reduce((a, u) => a + u.tokens, 0),
-    relevance: aggregate(us.map((u) => u.relevance), how),
+    relevance: aggregate(
+      us.map((u) => u.relevance),
+      how,
+    ),
   }));
   const order = groups.map((_, i) => i).sort((i, j) => groups[j].relevance - groups[i].relevance || i - j);
   const earlier: SelectUnit[][] = opts.context && opts.context.length ? [[...opts.context]] : [];
@@ -161,14 +164,15 @@ export function scoreGroups(units: readonly SelectUnit[], sim: Similarity, opts:
  * group more than its tokens (water-filling: what a capped group cannot use is re-shared among
  * the others). Integer allocations (largest remainder) summing to min(budget, Σ tokens).
  */
-export function allocateBudget(
-  groups: readonly { group: string; tokens: number; mig: number }[],
-  budget: number,
-  temperature = 0.1,
-): Map<string, number> {
+export function allocateBudget(groups: readonly { group: string; tokens: number; mig: number }[], budget: number, temperature = 0.1): Map<string, number> {
   const out = new Map<string, number>();
   if (groups.length === 0) return out;
-  const total = Math.floor(Math.min(Math.max(0, budget), groups.reduce((a, g) => a + g.tokens, 0)));
+  const total = Math.floor(
+    Math.min(
+      Math.max(0, budget),
+      groups.reduce((a, g) => a + g.tokens, 0),
+    ),
+  );
   const maxMig = Math.max(...groups.map((g) => g.mig));
   const t = temperature > 0 ? temperature : 1e-6;
   const weight = groups.map((g) => Math.exp((g.mig - maxMig) / t));
@@ -196,10 +200,13 @@ export function allocateBudget(
   // Largest remainder rounding: integers, same total, caps respected (caps are integers).
   const floors = alloc.map((a) => Math.floor(a + 1e-9));
   let left = total - floors.reduce((a, b) => a + b, 0);
-  const byFrac = alloc.map((a, i) => i).sort((i, j) => (alloc[j] - floors[j]) - (alloc[i] - floors[i]) || i - j);
+  const byFrac = alloc.map((a, i) => i).sort((i, j) => alloc[j] - floors[j] - (alloc[i] - floors[i]) || i - j);
   for (const i of byFrac) {
     if (left <= 0) break;
-    if (floors[i] < groups[i].tokens) { floors[i]++; left--; }
+    if (floors[i] < groups[i].tokens) {
+      floors[i]++;
+      left--;
+    }
   }
   groups.forEach((g, i) => out.set(g.group, floors[i]));
   return out;
@@ -237,12 +244,7 @@ export interface PackMigResult {
  * MIG first, redundancy against everything chosen so far; a group rounds its allocation to whole
  * units, see roundUp), then a global greedy fill with the leftover. Never exceeds `budget`.
  */
-export function packMig(
-  units: readonly SelectUnit[],
-  budget: number,
-  sim: Similarity,
-  opts: PackMigOptions = {},
-): PackMigResult {
+export function packMig(units: readonly SelectUnit[], budget: number, sim: Similarity, opts: PackMigOptions = {}): PackMigResult {
   const lambda = opts.lambda ?? 1;
   const context = [...(opts.context ?? [])];
   const groups = scoreGroups(units, sim, { lambda, groupRelevance: opts.groupRelevance, context });
@@ -255,17 +257,26 @@ export function packMig(
     g.allocation = alloc.get(g.group) ?? 0;
     const members = units.filter((u) => u.group === g.group);
     const r = greedyMig(members, g.allocation, sim, {
-      lambda, minGain: opts.minGain, context: [...context, ...chosen],
-      overshoot: opts.roundUp ?? 0.5, hardLimit: Math.max(0, budget - used),
+      lambda,
+      minGain: opts.minGain,
+      context: [...context, ...chosen],
+      overshoot: opts.roundUp ?? 0.5,
+      hardLimit: Math.max(0, budget - used),
     });
-    for (const u of r.selected) { chosen.push(u); chosenIds.add(u.id); }
+    for (const u of r.selected) {
+      chosen.push(u);
+      chosenIds.add(u.id);
+    }
     for (const [id, s] of r.scores) scores.set(id, s);
     g.used = r.used;
     used += r.used;
   }
   const rest = units.filter((u) => !chosenIds.has(u.id));
   const fill = greedyMig(rest, budget - used, sim, { lambda, minGain: opts.minGain, context: [...context, ...chosen] });
-  for (const u of fill.selected) { chosen.push(u); chosenIds.add(u.id); }
+  for (const u of fill.selected) {
+    chosen.push(u);
+    chosenIds.add(u.id);
+  }
   for (const [id, s] of fill.scores) scores.set(id, s);
   for (const u of fill.selected) {
     const g = groups.find((x) => x.group === u.group);
@@ -283,8 +294,13 @@ export function packMig(
  * lowest first; only units nothing taken extends) when that makes it fit. Mutates `chosen`.
  */
 function unstarve(
-  units: readonly SelectUnit[], chosen: SelectUnit[], context: readonly SelectUnit[], scores: Map<string, MigScore>,
-  budget: number, used: number, minGain: number,
+  units: readonly SelectUnit[],
+  chosen: SelectUnit[],
+  context: readonly SelectUnit[],
+  scores: Map<string, MigScore>,
+  budget: number,
+  used: number,
+  minGain: number,
 ): number {
   const given = new Set(context.map((u) => u.id));
   const mig = (u: SelectUnit) => scores.get(u.id)?.mig ?? u.relevance;
@@ -320,15 +336,13 @@ function unstarve(
  * Plain relevance packing (task-aware without redundancy): highest relevance first, skip what does
  * not fit; a chained unit waits for the one it extends (taken here or given as context).
  */
-export function packByRelevance(
-  units: readonly SelectUnit[], budget: number, context: readonly SelectUnit[] = [],
-): { selected: string[]; used: number } {
+export function packByRelevance(units: readonly SelectUnit[], budget: number, context: readonly SelectUnit[] = []): { selected: string[]; used: number } {
   const order = units.map((_, i) => i).sort((i, j) => units[j].relevance - units[i].relevance || i - j);
   const selected: string[] = [];
   const have = new Set<string>(context.map((u) => u.id));
   let used = 0;
   // Chained units wait for the unit they extend: rescan until nothing more is taken.
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const i of order) {
       const u = units[i];

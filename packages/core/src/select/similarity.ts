@@ -35,7 +35,8 @@ export function termVectors(texts: string[], terms: (t: string) => string[] = (t
   const cache = new Map<number, number>();
   const cosine = (i: number, j: number): number => {
     if (i === j) return vectors[i].size > 0 ? 1 : 0;
-    const a = Math.min(i, j), b = Math.max(i, j);
+    const a = Math.min(i, j),
+      b = Math.max(i, j);
     const key = a * n + b;
     const hit = cache.get(key);
     if (hit !== undefined) return hit;
@@ -75,7 +76,8 @@ export function shingleSets(texts: string[], n = 4): ShingleSets {
   });
   const cache = new Map<string, number>();
   const containment = (i: number, j: number): number => {
-    const a = sets[i], b = sets[j];
+    const a = sets[i],
+      b = sets[j];
     if (a.size === 0) return 0;
     if (i === j) return 1;
     const key = `${i},${j}`;

@@ -66,14 +66,20 @@ export abstract class AnalysisState {
   readonly definedNames = new Map<number, string[]>();
   readonly defScope = new Map<number, number>();
 
-  constructor(readonly lang: LanguageId, readonly lines: string[]) {
+  constructor(
+    readonly lang: LanguageId,
+    readonly lines: string[],
+  ) {
     const n = lines.length;
     this.t = grammarTable(lang);
     this.kind = new Uint8Array(n).fill(LineKind.Code);
     this.parent = new Int32Array(n).fill(-1);
     this.spanStart = new Int32Array(n);
     this.spanEnd = new Int32Array(n);
-    for (let i = 0; i < n; i++) { this.spanStart[i] = i; this.spanEnd[i] = i; }
+    for (let i = 0; i < n; i++) {
+      this.spanStart[i] = i;
+      this.spanEnd[i] = i;
+    }
     this.blockEnd = new Int32Array(n).fill(-1);
     this.closer = new Int32Array(n).fill(-1);
     this.firstBodyLine = new Int32Array(n).fill(-1);
@@ -96,7 +102,9 @@ export abstract class AnalysisState {
   protected define(row: number, names: string[], scope: number): void {
     if (!names.length || row < 0) return;
     const prev = this.definedNames.get(row);
-    if (prev) { for (const x of names) if (!prev.includes(x)) prev.push(x); } else this.definedNames.set(row, [...new Set(names)]);
+    if (prev) {
+      for (const x of names) if (!prev.includes(x)) prev.push(x);
+    } else this.definedNames.set(row, [...new Set(names)]);
     if (!this.defScope.has(row)) this.defScope.set(row, scope);
   }
   /**
@@ -104,11 +112,17 @@ export abstract class AnalysisState {
    * (the list is kept in part) rather than the statement's first line.
    */
   protected defineImported(s: number, e: number, names: string[], scope: number): void {
-    if (e === s) { this.define(s, names, scope); return; }
+    if (e === s) {
+      this.define(s, names, scope);
+      return;
+    }
     for (const name of names) {
       let row = s;
       for (let r = s; r <= e; r++) {
-        if (hasWord(this.lines[r] ?? '', name)) { row = r; break; }
+        if (hasWord(this.lines[r] ?? '', name)) {
+          row = r;
+          break;
+        }
       }
       this.define(row, [name], scope);
     }

@@ -32,7 +32,11 @@ export abstract class BlockAnalysis extends AnalysisState {
     if (!b && (this.lang === 'c' || this.lang === 'cpp') && nt === 'function_definition') return null;
     if (!b && nt === 'accessor_declaration') return null;
     if (!b) {
-      for (const k of n.namedChildren) if (k && t.blocks.has(typeOf(k))) { b = k; break; }
+      for (const k of n.namedChildren)
+        if (k && t.blocks.has(typeOf(k))) {
+          b = k;
+          break;
+        }
     }
     const bt = b ? typeOf(b) : '';
     if (b && !t.blocks.has(bt)) {
@@ -76,7 +80,10 @@ export abstract class BlockAnalysis extends AnalysisState {
       if (typeOf(k) === '{') return Math.max(headerRow, sRow(k));
       if (isNamedNode(k)) break;
       if (inKids && !isEmptyNode(k)) k = i + 1 < kids.length ? kids[i + 1] : null;
-      else { k = k.nextSibling; inKids = false; }
+      else {
+        k = k.nextSibling;
+        inKids = false;
+      }
     }
     const prev = this.previousSibling(body, owner);
     if (prev) return Math.max(headerRow, eRow(prev));
@@ -105,8 +112,16 @@ export abstract class BlockAnalysis extends AnalysisState {
    * Open one block: a header (or clause) line `seg.row` whose header span starts at `spanStart`,
    * with body `seg.body`. Returns the row that closes the block (closer or last body row).
    */
-  protected openSegment(seg: Segment, ctx: Ctx, kind: LineKindValue, nextRow: number, endRow: number,
-    spanStart: number, inFn = ctx.inFn, caseOwner = false): number {
+  protected openSegment(
+    seg: Segment,
+    ctx: Ctx,
+    kind: LineKindValue,
+    nextRow: number,
+    endRow: number,
+    spanStart: number,
+    inFn = ctx.inFn,
+    caseOwner = false,
+  ): number {
     const { row, body } = seg;
     const selfBody = body === seg.node;
     let hEnd = row;
@@ -135,11 +150,14 @@ export abstract class BlockAnalysis extends AnalysisState {
     const ep = endOf(body);
     const endLine = this.lines[ep.row] ?? '';
     if (ep.column > 0 && endLine[ep.column - 1] === '}') {
-      closer = ep.row; trueDelim = true;
-    }
-    else if (this.t.endKeyword) {
+      closer = ep.row;
+      trueDelim = true;
+    } else if (this.t.endKeyword) {
       if (nextRow >= 0) closer = nextRow;
-      else if (endRow >= 0) { closer = endRow; trueDelim = true; }
+      else if (endRow >= 0) {
+        closer = endRow;
+        trueDelim = true;
+      }
     }
     let bEnd = eRow(body);
     if (selfBody && trueDelim === false && closer < 0) {
@@ -162,7 +180,7 @@ export abstract class BlockAnalysis extends AnalysisState {
         if (!k) continue;
         const kt = typeOf(k);
         if (this.t.comments.has(kt) || this.t.decorators.has(kt)) continue;
-        if (selfBody && (sRow(k) <= hEnd && eRow(k) <= hEnd)) continue;
+        if (selfBody && sRow(k) <= hEnd && eRow(k) <= hEnd) continue;
         if (selfBody && this.t.clauses.has(kt)) break;
         this.firstBodyLine[row] = this.t.cases.has(kt) ? sRow(k) : Math.max(sRow(k), sRow(k) === row ? row : hEnd + 1 > sRow(k) ? sRow(k) : sRow(k));
         break;

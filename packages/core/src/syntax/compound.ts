@@ -25,10 +25,16 @@ export abstract class CompoundAnalysis extends BlockAnalysis {
       if (!c) continue;
       const ct = typeOf(c);
       if (!isNamedNode(c)) {
-        if (ct === 'else') { cur = sRow(c); afterElse = true; }
+        if (ct === 'else') {
+          cur = sRow(c);
+          afterElse = true;
+        }
         continue;
       }
-      if (t.comments.has(ct)) { if (sRow(c) > row) this.comment(c, ctx); continue; }
+      if (t.comments.has(ct)) {
+        if (sRow(c) > row) this.comment(c, ctx);
+        continue;
+      }
       if (t.clauses.has(ct)) {
         if (state.cases) continue;
         this.flatten(c, sRow(c), segs, ctx, state);
@@ -39,7 +45,10 @@ export abstract class CompoundAnalysis extends BlockAnalysis {
         afterElse = false;
         continue;
       }
-      if (t.cases.has(ct)) { state.cases = true; continue; }
+      if (t.cases.has(ct)) {
+        state.cases = true;
+        continue;
+      }
       if (t.blocks.has(ct) || afterElse || BODY_FIELDS.has(node.fieldNameForChild(i) ?? '')) {
         segs.push({ row: cur, node, body: c });
         own = true;
@@ -72,8 +81,16 @@ export abstract class CompoundAnalysis extends BlockAnalysis {
       const seg = segs[i];
       const next = i + 1 < segs.length ? segs[i + 1].row : -1;
       const caseOwner = state.cases && seg.body === n;
-      lastClose = this.openSegment(seg, ctx, i === 0 ? LineKind.ControlHeader : LineKind.Clause, next, endRow,
-        i === 0 && spanStart >= 0 ? spanStart : seg.row, ctx.inFn, caseOwner);
+      lastClose = this.openSegment(
+        seg,
+        ctx,
+        i === 0 ? LineKind.ControlHeader : LineKind.Clause,
+        next,
+        endRow,
+        i === 0 && spanStart >= 0 ? spanStart : seg.row,
+        ctx.inFn,
+        caseOwner,
+      );
       members.push(seg.row);
       const cl = this.closer[seg.row];
       if (cl >= 0) members.push(cl);
@@ -88,7 +105,10 @@ export abstract class CompoundAnalysis extends BlockAnalysis {
         lastClose = Math.max(lastClose, eRow(n));
       }
     }
-    if (endRow >= 0 && !members.includes(endRow)) { members.push(endRow); this.claim(endRow, endRow, ctx); }
+    if (endRow >= 0 && !members.includes(endRow)) {
+      members.push(endRow);
+      this.claim(endRow, endRow, ctx);
+    }
     const uniq = [...new Set(members)];
     if (uniq.length > 1) for (const m of uniq) if (m > ctx.floor) this.companionGroup[m] = row;
     return Math.max(lastClose, endRow);
@@ -101,7 +121,7 @@ export abstract class CompoundAnalysis extends BlockAnalysis {
     this.setKind(row, LineKind.Clause, ctx);
     const t = this.t;
     let body: Node | null = c.childForFieldName('consequence') ?? null;
-    if (!body && (this.lang === 'ruby')) body = c.childForFieldName('body');
+    if (!body && this.lang === 'ruby') body = c.childForFieldName('body');
     if (!body && this.lang === 'rust') {
       const v = c.childForFieldName('value');
       if (v && t.blocks.has(typeOf(v))) body = v;
@@ -116,7 +136,11 @@ export abstract class CompoundAnalysis extends BlockAnalysis {
     if (!body && this.lang === 'java' && ct === 'switch_rule') {
       const b = c.lastNamedChild;
       if (b && t.blocks.has(typeOf(b))) body = b;
-      else { this.claim(row, eRow(c), ctx); this.addSpan(row, eRow(c)); return; }
+      else {
+        this.claim(row, eRow(c), ctx);
+        this.addSpan(row, eRow(c));
+        return;
+      }
     }
     if (!body && this.lang === 'ruby' && ct === 'else') body = c;
     if (body) {
@@ -136,8 +160,13 @@ export abstract class CompoundAnalysis extends BlockAnalysis {
         const kt = typeOf(k);
         if (kt === ':' || kt === '->') colon = k;
       } else if (isNamedNode(k)) stmts.push(k);
-      if (inKids && !isEmptyNode(k)) { i++; k = i < kids.length ? kids[i] : null; }
-      else { k = k.nextSibling; inKids = false; }
+      if (inKids && !isEmptyNode(k)) {
+        i++;
+        k = i < kids.length ? kids[i] : null;
+      } else {
+        k = k.nextSibling;
+        inKids = false;
+      }
     }
     if (!colon) {
       // C# switch_section: labels are named children, then statements.
@@ -154,9 +183,16 @@ export abstract class CompoundAnalysis extends BlockAnalysis {
     let pendingDeco = -1;
     for (const k of stmts) {
       const kt = typeOf(k);
-      if (t.comments.has(kt)) { this.comment(k, inner); continue; }
+      if (t.comments.has(kt)) {
+        this.comment(k, inner);
+        continue;
+      }
       if (first < 0) first = sRow(k);
-      if (t.transparent.has(kt)) { this.claim(sRow(k), eRow(k), inner); this.walkBlock(k, inner); continue; }
+      if (t.transparent.has(kt)) {
+        this.claim(sRow(k), eRow(k), inner);
+        this.walkBlock(k, inner);
+        continue;
+      }
       this.statement(k, inner, pendingDeco);
       pendingDeco = -1;
     }

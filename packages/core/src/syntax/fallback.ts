@@ -7,10 +7,14 @@ import { LineKind, type FileStructure, type LanguageId, type LineKindValue } fro
 import { buildUseEdges, isCloserLine, stripCr } from './lexical.js';
 import { importNames } from './names.js';
 
-const IMPORT = /^(import\s|from\s+[\w.]+\s+import\b|#\s*include\b|using\s+[\w.:=\s]+;|use\s+[\w:\\{}, ]+;|require(_relative)?[\s(]|package\s+[\w.]+;?\s*$|extern\s+crate\b|(const|let|var)\s+[\w{}\s,]+=\s*require\s*\()/;
+const IMPORT =
+  /^(import\s|from\s+[\w.]+\s+import\b|#\s*include\b|using\s+[\w.:=\s]+;|use\s+[\w:\\{}, ]+;|require(_relative)?[\s(]|package\s+[\w.]+;?\s*$|extern\s+crate\b|(const|let|var)\s+[\w{}\s,]+=\s*require\s*\()/;
 const DECORATOR = /^(@[A-Za-z_][\w.]*|#!?\[)/;
-const MODIFIERS = '(?:(?:export|default|public|private|protected|internal|static|final|abstract|async|virtual|override|sealed|partial|pub(?:\\([\\w:]+\\))?|unsafe|extern|inline|const|open|declare)\\s+)*';
-const DEF = new RegExp(`^${MODIFIERS}(def|function\\*?|class|interface|struct|enum|impl|trait|module|namespace|fn|func|mod|record|object|union)\\b\\s*(?:\\([^)]*\\)\\s*)?([A-Za-z_$][\\w$]*)?`);
+const MODIFIERS =
+  '(?:(?:export|default|public|private|protected|internal|static|final|abstract|async|virtual|override|sealed|partial|pub(?:\\([\\w:]+\\))?|unsafe|extern|inline|const|open|declare)\\s+)*';
+const DEF = new RegExp(
+  `^${MODIFIERS}(def|function\\*?|class|interface|struct|enum|impl|trait|module|namespace|fn|func|mod|record|object|union)\\b\\s*(?:\\([^)]*\\)\\s*)?([A-Za-z_$][\\w$]*)?`,
+);
 const TYPE_DEF = /^type\s+([A-Za-z_]\w*)\s+(struct|interface)\b/;
 const CONTROL = /^(if|for|foreach|while|try|switch|with|match|do|loop|unless|until|case|select|begin|async\s+with|async\s+for)\b/;
 const CLAUSE = /^(}\s*)?(else|elif|elsif|except|finally|catch|rescue|ensure|when|case|default)\b/;
@@ -57,14 +61,20 @@ export function analyzeByIndent(lines: string[], lang: LanguageId | null): FileS
     spanEnd[i] = i;
     const raw = stripCr(lines[i]);
     const text = raw.trim();
-    if (!text) { kind[i] = LineKind.Blank; continue; }
+    if (!text) {
+      kind[i] = LineKind.Blank;
+      continue;
+    }
     const ind = indentOf(raw);
     let k: LineKindValue = LineKind.Code;
     if (inBlockComment) {
       k = LineKind.Comment;
       if (text.includes('*/')) inBlockComment = false;
-    } else if ((hashComment && text.startsWith('#') && !/^#\s*(include|define|if|endif|else|pragma|\[)/.test(text)) ||
-      (slashComment && (text.startsWith('//') || text.startsWith('/*') || (text.startsWith('*') && !text.startsWith('*/') && i > 0 && kind[i - 1] === LineKind.Comment)))) {
+    } else if (
+      (hashComment && text.startsWith('#') && !/^#\s*(include|define|if|endif|else|pragma|\[)/.test(text)) ||
+      (slashComment &&
+        (text.startsWith('//') || text.startsWith('/*') || (text.startsWith('*') && !text.startsWith('*/') && i > 0 && kind[i - 1] === LineKind.Comment)))
+    ) {
       k = LineKind.Comment;
       if (text.startsWith('/*') && !text.includes('*/')) inBlockComment = true;
     } else if (IMPORT.test(text)) k = LineKind.Import;
@@ -97,8 +107,12 @@ export function analyzeByIndent(lines: string[], lang: LanguageId | null): FileS
     parent[i] = top ? top.row : -1;
     if (top && firstBodyLine[top.row] < 0 && k !== LineKind.Closer) firstBodyLine[top.row] = i;
 
-    const opens = k === LineKind.DefHeader || k === LineKind.ControlHeader || k === LineKind.Clause ||
-      /[{:]\s*(\/\/.*|#.*)?$/.test(text) && !/^[)\]}]/.test(text) || /\bdo(\s*\|[^|]*\|)?\s*$/.test(text);
+    const opens =
+      k === LineKind.DefHeader ||
+      k === LineKind.ControlHeader ||
+      k === LineKind.Clause ||
+      (/[{:]\s*(\/\/.*|#.*)?$/.test(text) && !/^[)\]}]/.test(text)) ||
+      /\bdo(\s*\|[^|]*\|)?\s*$/.test(text);
     if (k === LineKind.Clause) {
       const g = lastClosedAt.get(ind);
       const group = g !== undefined ? g : i;
@@ -114,12 +128,17 @@ export function analyzeByIndent(lines: string[], lang: LanguageId | null): FileS
     }
     // Definitions (lexical).
     const scope = parent[i];
-    const topLevel = scope < 0 || kind[scope] === LineKind.DefHeader && /\b(class|struct|impl|module|interface|trait|namespace|object)\b/.test(lines[scope]);
+    const topLevel = scope < 0 || (kind[scope] === LineKind.DefHeader && /\b(class|struct|impl|module|interface|trait|namespace|object)\b/.test(lines[scope]));
     if (k === LineKind.DefHeader) {
       const m = DEF.exec(text) ?? TYPE_DEF.exec(text);
       const name = m ? (m[2] ?? m[1]) : undefined;
-      if (m && name && !/^(def|function|class|fn|func)$/.test(name)) { definedNames.set(i, [name]); defScope.set(i, scope); }
-      else if (TYPE_DEF.test(text)) { definedNames.set(i, [TYPE_DEF.exec(text)![1]]); defScope.set(i, scope); }
+      if (m && name && !/^(def|function|class|fn|func)$/.test(name)) {
+        definedNames.set(i, [name]);
+        defScope.set(i, scope);
+      } else if (TYPE_DEF.test(text)) {
+        definedNames.set(i, [TYPE_DEF.exec(text)![1]]);
+        defScope.set(i, scope);
+      }
     } else if (k === LineKind.Import) {
       const names = lang ? importNames(text, lang) : [];
       const req = /^(?:const|let|var)\s+([\w$]+)\s*=\s*require/.exec(text);
@@ -128,16 +147,27 @@ export function analyzeByIndent(lines: string[], lang: LanguageId | null): FileS
         const m = /^import\s+([\w.]+)(?:\s+as\s+(\w+))?\s*;?$/.exec(text);
         if (m) names.push(m[2] ?? m[1].split('.').pop()!);
       }
-      if (names.length) { definedNames.set(i, names); defScope.set(i, scope); }
+      if (names.length) {
+        definedNames.set(i, names);
+        defScope.set(i, scope);
+      }
     } else if (k === LineKind.Code && topLevel) {
       const m = ASSIGN.exec(text);
-      if (m && !/^(return|yield|await|if|while)$/.test(m[1])) { definedNames.set(i, [m[1].replace(/^\$/, '')]); defScope.set(i, scope); }
+      if (m && !/^(return|yield|await|if|while)$/.test(m[1])) {
+        definedNames.set(i, [m[1].replace(/^\$/, '')]);
+        defScope.set(i, scope);
+      }
     }
   }
   while (stack.length) close(stack.pop()!, -1);
 
   const { useOffsets, useTargets } = buildUseEdges(
-    lines, (r) => kind[r] <= LineKind.Import || kind[r] === LineKind.Closer, definedNames, defScope, parent, lang,
+    lines,
+    (r) => kind[r] <= LineKind.Import || kind[r] === LineKind.Closer,
+    definedNames,
+    defScope,
+    parent,
+    lang,
   );
   return {
     language: lang,

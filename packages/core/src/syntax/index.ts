@@ -9,13 +9,17 @@ import type { FileStructure, LanguageId } from './types.js';
 
 export * from './types.js';
 export {
-  detectLanguage, resolveLanguage, parseLanguageName, languageFromFileName, isLanguageId, grammarFileFor, lineCommentPrefix,
-  blockCommentDelimiters, usesEndKeyword,
+  detectLanguage,
+  resolveLanguage,
+  parseLanguageName,
+  languageFromFileName,
+  isLanguageId,
+  grammarFileFor,
+  lineCommentPrefix,
+  blockCommentDelimiters,
+  usesEndKeyword,
 } from './languages.js';
-export {
-  loadParser, parse, initTreeSitter, grammarLocation, listGrammarAssets, resetGrammarCache,
-  type LoadedGrammar, type GrammarAsset,
-} from './loader.js';
+export { loadParser, parse, initTreeSitter, grammarLocation, listGrammarAssets, resetGrammarCache, type LoadedGrammar, type GrammarAsset } from './loader.js';
 export { analyzeTree } from './structure.js';
 export { analyzeByIndent } from './fallback.js';
 export { countErrors, errorRows, isValidTree } from './validity.js';

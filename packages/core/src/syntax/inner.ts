@@ -38,7 +38,10 @@ export class InnerSearch {
   /** Statements being segmented (statements.ts), each with its search. */
   readonly scope: { start: number; end: number; list: Node[] }[] = [];
 
-  constructor(readonly lang: LanguageId, table: GrammarTable) {
+  constructor(
+    readonly lang: LanguageId,
+    table: GrammarTable,
+  ) {
     this.types = [...table.inner];
   }
 

@@ -6,37 +6,85 @@ import { own } from '../util/own.js';
 import { LANGUAGES, type LanguageId } from './types.js';
 
 const EXTENSIONS: Record<string, LanguageId> = {
-  py: 'python', pyi: 'python', pyw: 'python',
-  ts: 'typescript', mts: 'typescript', cts: 'typescript',
+  py: 'python',
+  pyi: 'python',
+  pyw: 'python',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
   tsx: 'tsx',
-  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascript',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  jsx: 'javascript',
   go: 'go',
   rs: 'rust',
   java: 'java',
-  c: 'c', h: 'c',
-  cc: 'cpp', cpp: 'cpp', cxx: 'cpp', 'c++': 'cpp', hpp: 'cpp', hh: 'cpp', hxx: 'cpp', ipp: 'cpp',
+  c: 'c',
+  h: 'c',
+  cc: 'cpp',
+  cpp: 'cpp',
+  cxx: 'cpp',
+  'c++': 'cpp',
+  hpp: 'cpp',
+  hh: 'cpp',
+  hxx: 'cpp',
+  ipp: 'cpp',
   cs: 'csharp',
-  rb: 'ruby', rake: 'ruby', gemspec: 'ruby',
-  php: 'php', phtml: 'php',
+  rb: 'ruby',
+  rake: 'ruby',
+  gemspec: 'ruby',
+  php: 'php',
+  phtml: 'php',
 };
 
 const SPECIAL_NAMES: Record<string, LanguageId> = {
-  rakefile: 'ruby', gemfile: 'ruby', guardfile: 'ruby', podfile: 'ruby',
+  rakefile: 'ruby',
+  gemfile: 'ruby',
+  guardfile: 'ruby',
+  podfile: 'ruby',
 };
 
 const ALIASES: Record<string, LanguageId> = {
-  python: 'python', py: 'python', python3: 'python', py3: 'python',
-  typescript: 'typescript', ts: 'typescript', mts: 'typescript', cts: 'typescript',
-  tsx: 'tsx', typescriptreact: 'tsx',
-  javascript: 'javascript', js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript',
-  node: 'javascript', nodejs: 'javascript', ecmascript: 'javascript', javascriptreact: 'javascript',
-  go: 'go', golang: 'go',
-  rust: 'rust', rs: 'rust',
+  python: 'python',
+  py: 'python',
+  python3: 'python',
+  py3: 'python',
+  typescript: 'typescript',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  tsx: 'tsx',
+  typescriptreact: 'tsx',
+  javascript: 'javascript',
+  js: 'javascript',
+  jsx: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  node: 'javascript',
+  nodejs: 'javascript',
+  ecmascript: 'javascript',
+  javascriptreact: 'javascript',
+  go: 'go',
+  golang: 'go',
+  rust: 'rust',
+  rs: 'rust',
   java: 'java',
-  c: 'c', h: 'c',
-  cpp: 'cpp', 'c++': 'cpp', cxx: 'cpp', cc: 'cpp', hpp: 'cpp', cplusplus: 'cpp',
-  csharp: 'csharp', 'c#': 'csharp', cs: 'csharp', 'c-sharp': 'csharp', dotnet: 'csharp',
-  ruby: 'ruby', rb: 'ruby',
+  c: 'c',
+  h: 'c',
+  cpp: 'cpp',
+  'c++': 'cpp',
+  cxx: 'cpp',
+  cc: 'cpp',
+  hpp: 'cpp',
+  cplusplus: 'cpp',
+  csharp: 'csharp',
+  'c#': 'csharp',
+  cs: 'csharp',
+  'c-sharp': 'csharp',
+  dotnet: 'csharp',
+  ruby: 'ruby',
+  rb: 'ruby',
   php: 'php',
 };
 
@@ -88,7 +136,18 @@ function detectByContent(content: string): LanguageId | null {
   if (/^\s*<\?php\b/.test(head) || /<\?php\b/.test(head.slice(0, 200))) return 'php';
 
   const score: Record<LanguageId, number> = {
-    python: 0, typescript: 0, tsx: 0, javascript: 0, go: 0, rust: 0, java: 0, c: 0, cpp: 0, csharp: 0, ruby: 0, php: 0,
+    python: 0,
+    typescript: 0,
+    tsx: 0,
+    javascript: 0,
+    go: 0,
+    rust: 0,
+    java: 0,
+    c: 0,
+    cpp: 0,
+    csharp: 0,
+    ruby: 0,
+    php: 0,
   };
   const count = (re: RegExp) => (head.match(re) ?? []).length;
   const m = (re: RegExp) => re.test(head);
@@ -119,7 +178,8 @@ function detectByContent(content: string): LanguageId | null {
   const includes = count(/^\s*#include\s*[<"]/gm);
   score.c += 3 * includes;
   score.cpp += 3 * includes;
-  score.cpp += 4 * count(/\b(std::|namespace\s+\w+|template\s*<|class\s+\w+\s*(:\s*public)?|public:|private:|#include\s*<(iostream|vector|string|memory|map)>)/g);
+  score.cpp +=
+    4 * count(/\b(std::|namespace\s+\w+|template\s*<|class\s+\w+\s*(:\s*public)?|public:|private:|#include\s*<(iostream|vector|string|memory|map)>)/g);
   score.c += 2 * count(/\b(malloc|printf|sizeof|typedef\s+struct|#define)\b/g);
   // Java / C#
   score.java += 3 * count(/^\s*import\s+(static\s+)?[\w.]+(\.\*)?;\s*$/gm);
@@ -136,8 +196,12 @@ function detectByContent(content: string): LanguageId | null {
   score.typescript += 2 * count(/\b(\w+)\s*:\s*(string|number|boolean|void|unknown|any|never)\b/g);
   score.typescript += 2 * count(/\b(private|public|readonly)\s+\w+\s*[:?]/g);
   score.typescript += 2 * count(/^\s*import\s+type\s/gm);
-  const jsLike = count(/^\s*(import\s+.*\s+from\s+['"]|export\s+(default\s+)?(function|const|class)|const\s+\w+\s*=\s*require\()/gm)
-    + count(/\b(const|let)\s+\w+\s*=/g) + count(/=>\s*[{(]?/g) + count(/\bfunction\s*\w*\s*\(/g) + count(/\bconsole\.\w+\(/g);
+  const jsLike =
+    count(/^\s*(import\s+.*\s+from\s+['"]|export\s+(default\s+)?(function|const|class)|const\s+\w+\s*=\s*require\()/gm) +
+    count(/\b(const|let)\s+\w+\s*=/g) +
+    count(/=>\s*[{(]?/g) +
+    count(/\bfunction\s*\w*\s*\(/g) +
+    count(/\bconsole\.\w+\(/g);
   score.javascript += 2 * jsLike;
   if (score.typescript > 0) score.typescript += score.javascript;
   if (score.typescript > 0 && /<\/?[A-Z][\w.]*[\s>/]/.test(head) && /return\s*\(?\s*</.test(head)) score.tsx = score.typescript + 1;
@@ -147,7 +211,11 @@ function detectByContent(content: string): LanguageId | null {
   let second = 0;
   for (const lang of LANGUAGES) {
     const s = score[lang];
-    if (s > bestScore) { second = bestScore; bestScore = s; best = lang; } else if (s > second) second = s;
+    if (s > bestScore) {
+      second = bestScore;
+      bestScore = s;
+      best = lang;
+    } else if (s > second) second = s;
   }
   // C vs C++ ties go to C; require a clear winner otherwise.
   if (best === 'cpp' && score.cpp === score.c) best = 'c';

@@ -50,7 +50,10 @@ export function buildUseEdges(...args: Parameters<typeof useEdgeSteps>): UseEdge
   return runSteps(useEdgeSteps(...args));
 }
 
-export interface UseEdges { useOffsets: Int32Array; useTargets: Int32Array }
+export interface UseEdges {
+  useOffsets: Int32Array;
+  useTargets: Int32Array;
+}
 
 /** buildUseEdges as steps (util/steps.ts): a yield every STEP_LINES lines. */
 export function* useEdgeSteps(
@@ -101,7 +104,10 @@ export function* useEdgeSteps(
     const len = line.length;
     for (let p = 0; p < len;) {
       const c0 = line.charCodeAt(p);
-      if (!isIdentStart(c0, js)) { p++; continue; }
+      if (!isIdentStart(c0, js)) {
+        p++;
+        continue;
+      }
       const start = p;
       let h = c0;
       for (p++; p < len; p++) {

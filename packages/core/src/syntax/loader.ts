@@ -81,7 +81,9 @@ export function initTreeSitter(): Promise<void> {
         throw new CtxpruneError('GRAMMAR_LOAD_FAILED', `could not start the tree-sitter runtime from ${where}: ${(e as Error).message}`, { cause: e });
       }
     })();
-    runtime.catch(() => { runtime = null; });
+    runtime.catch(() => {
+      runtime = null;
+    });
   }
   return runtime;
 }
@@ -110,7 +112,9 @@ export function loadParser(lang: LanguageId): Promise<LoadedGrammar> {
       return { language, parser };
     })();
     grammars.set(lang, p);
-    p.catch(() => { if (grammars.get(lang) === p) grammars.delete(lang); });
+    p.catch(() => {
+      if (grammars.get(lang) === p) grammars.delete(lang);
+    });
   }
   return p;
 }

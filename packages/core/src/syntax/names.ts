@@ -7,12 +7,27 @@ import type { LanguageId } from './types.js';
 import { typeOf } from './nodecache.js';
 
 const IDENTISH = new Set([
-  'identifier', 'field_identifier', 'type_identifier', 'property_identifier', 'constant', 'name', 'variable_name',
-  'shorthand_property_identifier_pattern', 'private_property_identifier', 'namespace_identifier', 'package_identifier',
-  'qualified_identifier', 'scoped_identifier', 'destructor_name', 'operator_name', 'scope_resolution', 'qualified_name',
+  'identifier',
+  'field_identifier',
+  'type_identifier',
+  'property_identifier',
+  'constant',
+  'name',
+  'variable_name',
+  'shorthand_property_identifier_pattern',
+  'private_property_identifier',
+  'namespace_identifier',
+  'package_identifier',
+  'qualified_identifier',
+  'scoped_identifier',
+  'destructor_name',
+  'operator_name',
+  'scope_resolution',
+  'qualified_name',
   'simple_identifier',
 ]);
-const DECL_CHILD = /declarator|_spec$|_spec_list$|_element$|assignment|^variable_declaration$|pattern_list|tuple_pattern|^object_pattern$|^array_pattern$|^pair_pattern$/;
+const DECL_CHILD =
+  /declarator|_spec$|_spec_list$|_element$|assignment|^variable_declaration$|pattern_list|tuple_pattern|^object_pattern$|^array_pattern$|^pair_pattern$/;
 const NAME_FIELDS = ['name', 'left', 'declarator', 'pattern'];
 
 function clean(text: string): string {
@@ -85,7 +100,13 @@ export function defNames(node: Node, lang: LanguageId): string[] {
   return [];
 }
 
-const lastSeg = (s: string) => clean(s.split(/[.:\\/]+/).filter(Boolean).pop() ?? '');
+const lastSeg = (s: string) =>
+  clean(
+    s
+      .split(/[.:\\/]+/)
+      .filter(Boolean)
+      .pop() ?? '',
+  );
 
 /** Names bound by an import-like statement, from its text. */
 export function importNames(text: string, lang: LanguageId): string[] {
@@ -104,9 +125,14 @@ export function importNames(text: string, lang: LanguageId): string[] {
       }
       break;
     }
-    case 'typescript': case 'tsx': case 'javascript': {
+    case 'typescript':
+    case 'tsx':
+    case 'javascript': {
       const alias = /^import\s+(?:type\s+)?(\w+)\s*=/.exec(flat);
-      if (alias) { out.push(alias[1]); break; }
+      if (alias) {
+        out.push(alias[1]);
+        break;
+      }
       const m = /^import\s+(?:type\s+)?(.*?)\s+from\s/.exec(flat);
       if (!m) break;
       let clause = m[1];
@@ -193,9 +219,16 @@ function rustUse(s: string, prefix: string, out: string[]): void {
   const brace = s.indexOf('{');
   if (brace < 0) {
     const as = /^(.*?)\s+as\s+(\w+)$/.exec(s);
-    if (as) { if (as[2] !== '_') out.push(as[2]); return; }
+    if (as) {
+      if (as[2] !== '_') out.push(as[2]);
+      return;
+    }
     if (s === '*' || s.endsWith('::*')) return;
-    if (s === 'self') { const p = prefix.split('::').filter(Boolean).pop(); if (p) out.push(p); return; }
+    if (s === 'self') {
+      const p = prefix.split('::').filter(Boolean).pop();
+      if (p) out.push(p);
+      return;
+    }
     const seg = s.split('::').filter(Boolean).pop();
     if (seg) out.push(seg);
     return;

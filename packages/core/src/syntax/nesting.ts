@@ -51,12 +51,16 @@ export function* nestingSteps(root: Node, table: GrammarTable, lines: string[], 
   const n = lines.length;
   const group = Int32Array.from({ length: n }, (_, i) => i);
   const find = (x: number): number => {
-    while (group[x] !== x) { group[x] = group[group[x]]; x = group[x]; }
+    while (group[x] !== x) {
+      group[x] = group[group[x]];
+      x = group[x];
+    }
     return x;
   };
   const union = (a: number, b: number) => {
     if (a >= n || b >= n) return;
-    const ra = find(a), rb = find(b);
+    const ra = find(a),
+      rb = find(b);
     if (ra !== rb) group[Math.max(ra, rb)] = Math.min(ra, rb);
   };
   const opens = new Array<number[] | undefined>(n);
@@ -68,12 +72,11 @@ export function* nestingSteps(root: Node, table: GrammarTable, lines: string[], 
   };
 
   // A line of an import list, like one of a string, needs only the first and last lines.
-  const isText = (type: string) =>
-    table.comments.has(type) || type === 'string' || type === 'template_string' || table.imports.has(type);
+  const isText = (type: string) => table.comments.has(type) || type === 'string' || type === 'template_string' || table.imports.has(type);
   const bracketed = (type: string, kids: (Node | null)[]) => {
-    const a = kids[0], b = kids[kids.length - 1];
-    return kids.length >= 2 && a !== null && b !== null && !NOT_EMPTY.has(type) &&
-      OPEN_TOKENS.has(typeOf(a)) && CLOSE_TOKENS.has(typeOf(b));
+    const a = kids[0],
+      b = kids[kids.length - 1];
+    return kids.length >= 2 && a !== null && b !== null && !NOT_EMPTY.has(type) && OPEN_TOKENS.has(typeOf(a)) && CLOSE_TOKENS.has(typeOf(b));
   };
   /** A body the structure analysis walked: its first line has a span of its own, not the header's. */
   const walkedBody = (y: Node, sy: number, ey: number, ownerRow: number) => {
@@ -95,14 +98,21 @@ export function* nestingSteps(root: Node, table: GrammarTable, lines: string[], 
     const sy = y.startPosition.row;
     const ey = Math.min(endOf(y).row, n - 1);
     if (sy >= n) return;
-    if (depth > MAX_DEPTH || (sy === ey && (sy === anchor || ownerRow < 0))) { union(sy, anchor); union(ey, anchor); return; }
+    if (depth > MAX_DEPTH || (sy === ey && (sy === anchor || ownerRow < 0))) {
+      union(sy, anchor);
+      union(ey, anchor);
+      return;
+    }
     const type = typeOf(y);
     if (ownerRow >= 0 && table.blocks.has(type) && walkedBody(y, sy, ey, ownerRow)) {
       // (A one-line body on its own line, too: Python's `if x:` / `    return x`.)
       for (const z of y.children) if (z) element(z, -1, true, depth + 1);
       return;
     }
-    if (sy === ey) { union(sy, anchor); return; }
+    if (sy === ey) {
+      union(sy, anchor);
+      return;
+    }
     if (isText(type)) {
       union(sy, anchor);
       union(ey, anchor);
@@ -113,7 +123,10 @@ export function* nestingSteps(root: Node, table: GrammarTable, lines: string[], 
     if (bracketed(type, kids)) {
       union(sy, anchor);
       union(ey, anchor);
-      for (let i = 1; i < kids.length - 1; i++) { const z = kids[i]; if (z) element(z, sy, false, depth + 1); }
+      for (let i = 1; i < kids.length - 1; i++) {
+        const z = kids[i];
+        if (z) element(z, sy, false, depth + 1);
+      }
       return;
     }
     if (walked && (table.clauses.has(type) || table.cases.has(type)) && sy !== anchor) {

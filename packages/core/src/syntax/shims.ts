@@ -30,7 +30,9 @@ const COMMENTS = String.raw`(?:(?:\/\/[^\n]*\n|\/\*(?:[^*]|\*(?!\/))*\*\/)\s*)*`
  * parameter followed by what may follow one: `extends`, `=`, `,` or `>`.
  */
 const VARIANCE = new RegExp(
-  String.raw`([<,]\s*${COMMENTS}(?:const\s+)?)((?:in|out)\s+(?:out\s+)?)(?=(?:const\s+)?[A-Za-z_$][\w$]*\s*(?:extends\b|=|,|>))`, 'g');
+  String.raw`([<,]\s*${COMMENTS}(?:const\s+)?)((?:in|out)\s+(?:out\s+)?)(?=(?:const\s+)?[A-Za-z_$][\w$]*\s*(?:extends\b|=|,|>))`,
+  'g',
+);
 const EXPORT_TYPE_STAR = /(\bexport\s+)(type)(?=\s*\*)/g;
 /** `using` not followed by the name a `using` declaration declares. */
 const USING_IDENT = /\busing\b(?!\s*[A-Za-z_$[{])/g;
@@ -55,7 +57,8 @@ export function* shimSteps(language: LanguageId, text: string): Steps<string> {
   if (language === 'typescript' && out.includes('<')) {
     const src = out;
     out = out.replace(GENERIC_SIGNATURE_LINE, (_m: string, end: string, gap: string, sp: string, sig: string, at: number) =>
-      endsMember(src, at + end.length) ? end + gap + ';' + sig : end + gap + sp + sig);
+      endsMember(src, at + end.length) ? end + gap + ';' + sig : end + gap + sp + sig,
+    );
   }
   return out;
 }

@@ -47,7 +47,10 @@ export class Analyzer extends CompoundAnalysis {
         if (pendingDeco < 0) pendingDeco = s;
         continue;
       }
-      if (this.t.comments.has(type)) { this.comment(c, ctx); continue; }
+      if (this.t.comments.has(type)) {
+        this.comment(c, ctx);
+        continue;
+      }
       this.statement(c, ctx, pendingDeco);
       pendingDeco = -1;
     }
@@ -99,11 +102,23 @@ export class Analyzer extends CompoundAnalysis {
       this.defineImported(s, e, importNames(c.text, this.lang), ctx.parent);
       return;
     }
-    if (t.defs.has(type)) { this.def(c, ctx, spanStart); return; }
-    if (t.controls.has(type)) { this.compound(c, ctx, spanStart, -1); return; }
-    if (t.cases.has(type)) { this.caseNode(c, ctx); return; }
+    if (t.defs.has(type)) {
+      this.def(c, ctx, spanStart);
+      return;
+    }
+    if (t.controls.has(type)) {
+      this.compound(c, ctx, spanStart, -1);
+      return;
+    }
+    if (t.cases.has(type)) {
+      this.caseNode(c, ctx);
+      return;
+    }
     if (t.clauses.has(type)) {
-      if (ctx.caseOwner) { this.caseNode(c, ctx); return; }
+      if (ctx.caseOwner) {
+        this.caseNode(c, ctx);
+        return;
+      }
       // A clause inside a body (Ruby `rescue`/`ensure` in a method body): a clause of the owner.
       const owner = ctx.parent;
       const outer: Ctx = { ...ctx, parent: ctx.ownerParent, floor: -1 };
@@ -117,7 +132,10 @@ export class Analyzer extends CompoundAnalysis {
     if (t.blocks.has(type)) {
       // A bare block `{ ... }` used as a statement: a block of its own (its `{` line is the
       // header), so that repair keeps `{` and `}` together.
-      if (sRow(c) === eRow(c)) { this.simple(c, ctx, spanStart); return; }
+      if (sRow(c) === eRow(c)) {
+        this.simple(c, ctx, spanStart);
+        return;
+      }
       this.openSegment({ row: sRow(c), node: c, body: c }, ctx, LineKind.ControlHeader, -1, this.endTokenRow(c), sRow(c));
       return;
     }
@@ -129,7 +147,7 @@ export class Analyzer extends CompoundAnalysis {
     const names = defNames(n, this.lang);
     const s0 = spanStart >= 0 ? Math.min(spanStart, sRow(n)) : sRow(n);
     const nt = typeOf(n);
-    if (!body || eRow(body) === sRow(n) && !this.t.classLike.has(nt) && eRow(n) === sRow(n)) {
+    if (!body || (eRow(body) === sRow(n) && !this.t.classLike.has(nt) && eRow(n) === sRow(n))) {
       // Definition without a block (prototype, signature, unit struct, file-scoped namespace) or a one-liner.
       const isNs = /namespace|mod_item|module/.test(nt) && !body;
       this.simple(n, ctx, s0, isNs ? LineKind.Import : LineKind.DefHeader);

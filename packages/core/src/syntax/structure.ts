@@ -27,14 +27,21 @@ function* finishSteps(a: Analyzer, errorCount: number, nestingOf: (spanStart: In
   for (let i = 0; i < n; i++) {
     if (i % STEP_LINES === STEP_LINES - 1) yield;
     const text = stripCr(lines[i]).trim();
-    if (text.length === 0) { kind[i] = LineKind.Blank; continue; }
+    if (text.length === 0) {
+      kind[i] = LineKind.Blank;
+      continue;
+    }
     if (kind[i] === LineKind.Code && isCloserLine(text, a.lang)) kind[i] = LineKind.Closer;
   }
   applySpans(a.spans, a.spanStart, a.spanEnd);
   yield;
   const { useOffsets, useTargets } = yield* useEdgeSteps(
-    lines, (r) => kind[r] <= LineKind.Import || kind[r] === LineKind.Closer, a.definedNames, a.defScope,
-    a.parent, a.lang,
+    lines,
+    (r) => kind[r] <= LineKind.Import || kind[r] === LineKind.Closer,
+    a.definedNames,
+    a.defScope,
+    a.parent,
+    a.lang,
   );
   const nesting = yield* nestingOf(a.spanStart);
   return {
@@ -69,15 +76,17 @@ function linesOf(tree: Tree, lineCount: number): string[] {
  * Build the per-line FileStructure of a parsed file. `lines` (the text split on '\n') should be
  * passed when the caller has them; otherwise they are recovered from the tree.
  */
-export function analyzeTree(
-  tree: Tree, lang: LanguageId, lineCount: number, lines?: string[], maxVisits = 16 * lineCount + 10_000,
-): FileStructure {
+export function analyzeTree(tree: Tree, lang: LanguageId, lineCount: number, lines?: string[], maxVisits = 16 * lineCount + 10_000): FileStructure {
   return runSteps(analyzeSteps(tree, lang, lineCount, lines, maxVisits));
 }
 
 /** analyzeTree with `pause()` (util/steps.ts: abort, yield) between its steps. Same result. */
 export function analyzeTreeAsync(
-  tree: Tree, lang: LanguageId, lineCount: number, lines: string[] | undefined, pause: Pause,
+  tree: Tree,
+  lang: LanguageId,
+  lineCount: number,
+  lines: string[] | undefined,
+  pause: Pause,
   maxVisits = 16 * lineCount + 10_000,
 ): Promise<FileStructure> {
   return runStepsAsync(analyzeSteps(tree, lang, lineCount, lines, maxVisits), pause);

@@ -4,9 +4,7 @@
  * (fallback.ts). All line indices are 0-based; -1 means "none".
  */
 
-export const LANGUAGES = [
-  'python', 'typescript', 'tsx', 'javascript', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'ruby', 'php',
-] as const;
+export const LANGUAGES = ['python', 'typescript', 'tsx', 'javascript', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'ruby', 'php'] as const;
 export type LanguageId = (typeof LANGUAGES)[number];
 
 /** What a line is, for the dependency rubric. One kind per line: the first that applies in this order. */

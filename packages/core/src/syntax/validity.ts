@@ -16,7 +16,10 @@ export function errorRows(tree: Tree): number[] {
   const stack: Node[] = [root];
   while (stack.length) {
     const n = stack.pop()!;
-    if (n.isMissing) { rows.push(n.startPosition.row); continue; }
+    if (n.isMissing) {
+      rows.push(n.startPosition.row);
+      continue;
+    }
     if (n.isError) rows.push(n.startPosition.row);
     // `children` (not nextSibling, which skips zero-width MISSING nodes).
     // (A MISSING node has an error cost, so hasError covers isMissing.)

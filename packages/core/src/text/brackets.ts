@@ -45,11 +45,17 @@ export function bracketNesting(lines: readonly string[], format: string): Nestin
     for (let c = 0; c < s.length; c++) {
       const ch = s[c];
       if (tripleQuote) {
-        if (s.startsWith(tripleQuote, c)) { c += 2; tripleQuote = null; }
+        if (s.startsWith(tripleQuote, c)) {
+          c += 2;
+          tripleQuote = null;
+        }
         continue;
       }
       if (inBlock) {
-        if (ch === '*' && s[c + 1] === '/') { inBlock = false; c++; }
+        if (ch === '*' && s[c + 1] === '/') {
+          inBlock = false;
+          c++;
+        }
         continue;
       }
       if (quote) {
@@ -57,11 +63,22 @@ export function bracketNesting(lines: readonly string[], format: string): Nestin
         else if (ch === quote) quote = null;
         continue;
       }
-      if (format === 'toml' && (s.startsWith('"""', c) || s.startsWith("'''", c))) { tripleQuote = s.slice(c, c + 3); c += 2; continue; }
-      if (ch === '"' || (ch === "'" && format !== 'json')) { quote = ch; continue; }
+      if (format === 'toml' && (s.startsWith('"""', c) || s.startsWith("'''", c))) {
+        tripleQuote = s.slice(c, c + 3);
+        c += 2;
+        continue;
+      }
+      if (ch === '"' || (ch === "'" && format !== 'json')) {
+        quote = ch;
+        continue;
+      }
       if (f.hash && ch === '#') break;
       if (f.slash && ch === '/' && s[c + 1] === '/' && format !== 'css') break;
-      if (f.slash && ch === '/' && s[c + 1] === '*') { inBlock = true; c++; continue; }
+      if (f.slash && ch === '/' && s[c + 1] === '*') {
+        inBlock = true;
+        c++;
+        continue;
+      }
       if (ch === '(' || ch === '[' || ch === '{') stack.push({ ch, line: i });
       else if (ch === ')' || ch === ']' || ch === '}') {
         const top = stack.pop();
@@ -77,9 +94,16 @@ export function bracketNesting(lines: readonly string[], format: string): Nestin
   const inner = new Int32Array(n).fill(-1);
   // Pairs in order of their opening (outer first for equal openers: longer first), so inner overwrite outer.
   const byOpen = pairs.map((p, k) => k).sort((a, b) => pairs[a][0] - pairs[b][0] || pairs[b][1] - pairs[a][1]);
-  for (const k of byOpen) { const [o, c] = pairs[k]; for (let x = o + 1; x <= c; x++) inner[x] = k; }
+  for (const k of byOpen) {
+    const [o, c] = pairs[k];
+    for (let x = o + 1; x <= c; x++) inner[x] = k;
+  }
   const targets: number[][] = Array.from({ length: n }, () => []);
-  for (let x = 0; x < n; x++) if (inner[x] >= 0) { const [o, c] = pairs[inner[x]]; targets[x].push(o, c); }
+  for (let x = 0; x < n; x++)
+    if (inner[x] >= 0) {
+      const [o, c] = pairs[inner[x]];
+      targets[x].push(o, c);
+    }
   for (const [o, c] of pairs) targets[o].push(c);
   const nestOffsets = new Int32Array(n + 1);
   for (let x = 0; x < n; x++) nestOffsets[x + 1] = nestOffsets[x] + targets[x].length;

@@ -33,16 +33,18 @@ export const MAX_MARKER_INDENT = 80;
  * after a final newline is not a line (text/lines' lineCount): a range that reaches it ends at
  * the last line, and a range of that string alone has no marker ('').
  */
-export function elisionMarker(
-  lines: string[], from: number, to: number, prefix: string, cr: string, nextKept: number, style: ElisionStyle = 'bare',
-): string {
+export function elisionMarker(lines: string[], from: number, to: number, prefix: string, cr: string, nextKept: number, style: ElisionStyle = 'bare'): string {
   to = Math.min(to, lineCount(lines) - 1);
   if (to < from) return '';
   const close = commentCloser(prefix);
   let indent = '';
   let found = false;
   for (let i = from; i <= to; i++) {
-    if (!isBlank(lines[i])) { indent = indentOf(lines[i]); found = true; break; }
+    if (!isBlank(lines[i])) {
+      indent = indentOf(lines[i]);
+      found = true;
+      break;
+    }
   }
   if (!found && nextKept >= 0) indent = indentOf(lines[nextKept]);
   // A marker never copies a huge indent (a line indented by 200,000 spaces made a 200,000-space marker).
@@ -87,7 +89,12 @@ export function renderKept(lines: string[], keep: Uint8Array, prefix: string, cr
   const n = lineCount(lines);
   let t = 0;
   while (t < n) {
-    if (keep[t]) { out.push(lines[t]); origin.push(t); t++; continue; }
+    if (keep[t]) {
+      out.push(lines[t]);
+      origin.push(t);
+      t++;
+      continue;
+    }
     let e = t;
     while (e + 1 < n && !keep[e + 1]) e++;
     out.push(elisionMarker(lines, t, e, prefix, cr, e + 1 < n ? e + 1 : -1, style));
@@ -106,21 +113,94 @@ export function renderKept(lines: string[], keep: Uint8Array, prefix: string, cr
  * strict JSON reader must not parse pruned JSON; see the README's "Markers".
  */
 const MARKER_BY_EXTENSION: Record<string, string> = {
-  md: '<!--', markdown: '<!--', mdx: '<!--', mkd: '<!--', rmd: '<!--', html: '<!--', htm: '<!--', xhtml: '<!--',
-  xml: '<!--', svg: '<!--', vue: '<!--', svelte: '<!--', xsl: '<!--', xsd: '<!--', plist: '<!--', csproj: '<!--',
-  css: '/*', scss: '/*', less: '/*', sass: '//', styl: '//',
-  json: '//', jsonc: '//', json5: '//', geojson: '//',
-  sql: '--', lua: '--', hs: '--', elm: '--', ada: '--', adb: '--', ads: '--',
-  ini: ';', cfg: '#', clj: ';', cljs: ';', el: ';', lisp: ';', scm: ';', asm: ';', s: '#',
-  tex: '%', sty: '%', erl: '%', hrl: '%', m: '%', mat: '%',
-  vim: '"', bat: 'REM', cmd: 'REM',
-  kt: '//', kts: '//', swift: '//', scala: '//', dart: '//', zig: '//', proto: '//', gradle: '//', groovy: '//', sol: '//', v: '//',
-  f90: '!', f95: '!', f03: '!',
+  md: '<!--',
+  markdown: '<!--',
+  mdx: '<!--',
+  mkd: '<!--',
+  rmd: '<!--',
+  html: '<!--',
+  htm: '<!--',
+  xhtml: '<!--',
+  xml: '<!--',
+  svg: '<!--',
+  vue: '<!--',
+  svelte: '<!--',
+  xsl: '<!--',
+  xsd: '<!--',
+  plist: '<!--',
+  csproj: '<!--',
+  css: '/*',
+  scss: '/*',
+  less: '/*',
+  sass: '//',
+  styl: '//',
+  json: '//',
+  jsonc: '//',
+  json5: '//',
+  geojson: '//',
+  sql: '--',
+  lua: '--',
+  hs: '--',
+  elm: '--',
+  ada: '--',
+  adb: '--',
+  ads: '--',
+  ini: ';',
+  cfg: '#',
+  clj: ';',
+  cljs: ';',
+  el: ';',
+  lisp: ';',
+  scm: ';',
+  asm: ';',
+  s: '#',
+  tex: '%',
+  sty: '%',
+  erl: '%',
+  hrl: '%',
+  m: '%',
+  mat: '%',
+  vim: '"',
+  bat: 'REM',
+  cmd: 'REM',
+  kt: '//',
+  kts: '//',
+  swift: '//',
+  scala: '//',
+  dart: '//',
+  zig: '//',
+  proto: '//',
+  gradle: '//',
+  groovy: '//',
+  sol: '//',
+  v: '//',
+  f90: '!',
+  f95: '!',
+  f03: '!',
 };
 const MARKER_BY_NAME: Record<string, string> = {
-  markdown: '<!--', md: '<!--', html: '<!--', xml: '<!--', svg: '<!--', vue: '<!--', css: '/*', scss: '/*', less: '/*',
-  json: '//', jsonc: '//', sql: '--', lua: '--', haskell: '--', ini: ';', latex: '%', tex: '%', erlang: '%',
-  kotlin: '//', swift: '//', scala: '//', dart: '//',
+  markdown: '<!--',
+  md: '<!--',
+  html: '<!--',
+  xml: '<!--',
+  svg: '<!--',
+  vue: '<!--',
+  css: '/*',
+  scss: '/*',
+  less: '/*',
+  json: '//',
+  jsonc: '//',
+  sql: '--',
+  lua: '--',
+  haskell: '--',
+  ini: ';',
+  latex: '%',
+  tex: '%',
+  erlang: '%',
+  kotlin: '//',
+  swift: '//',
+  scala: '//',
+  dart: '//',
 };
 
 /** The marker's comment prefix for a file outside the parsed languages (`fileName` or a language name). */

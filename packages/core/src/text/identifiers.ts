@@ -17,7 +17,10 @@ export const STOPWORDS = new Set(
   ).split(' '),
 );
 
-const UPPER = 1, LOWER = 2, DIGIT = 3, SEP = 4;
+const UPPER = 1,
+  LOWER = 2,
+  DIGIT = 3,
+  SEP = 4;
 function charClass(c: number): number {
   if (c >= 65 && c <= 90) return UPPER;
   if (c >= 97 && c <= 122) return LOWER;
@@ -36,16 +39,24 @@ export function identifierParts(word: string): string[] {
   for (let i = 0; i < n; i++) {
     const c = charClass(word.charCodeAt(i));
     if (c === SEP) {
-      if (start >= 0) { parts.push(word.slice(start, i).toLowerCase()); start = -1; }
+      if (start >= 0) {
+        parts.push(word.slice(start, i).toLowerCase());
+        start = -1;
+      }
       continue;
     }
-    if (start < 0) { start = i; continue; }
+    if (start < 0) {
+      start = i;
+      continue;
+    }
     const prev = charClass(word.charCodeAt(i - 1));
     // aB → a|B and ABc → A|Bc; letters and digits stay together (utf8, http2)
     const boundary =
-      (c === UPPER && (prev === LOWER || prev === DIGIT)) ||
-      (c === UPPER && prev === UPPER && i + 1 < n && charClass(word.charCodeAt(i + 1)) === LOWER);
-    if (boundary) { parts.push(word.slice(start, i).toLowerCase()); start = i; }
+      (c === UPPER && (prev === LOWER || prev === DIGIT)) || (c === UPPER && prev === UPPER && i + 1 < n && charClass(word.charCodeAt(i + 1)) === LOWER);
+    if (boundary) {
+      parts.push(word.slice(start, i).toLowerCase());
+      start = i;
+    }
   }
   if (start >= 0) parts.push(word.slice(start).toLowerCase());
   return parts;

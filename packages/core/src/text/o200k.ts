@@ -109,7 +109,12 @@ export function serializeRankTable(bpeRanks: string): Uint8Array {
 const LITTLE_ENDIAN = /* @__PURE__ */ (() => new Uint8Array(new Uint16Array([1]).buffer)[0] === 1)();
 
 /** n little-endian 32-bit integers at bin[at..]: a view when aligned, else a copy. */
-function int32s<T extends Int32Array | Uint32Array>(bin: Uint8Array, at: number, n: number, Kind: { new (b: ArrayBufferLike, o: number, n: number): T; new (n: number): T }): T {
+function int32s<T extends Int32Array | Uint32Array>(
+  bin: Uint8Array,
+  at: number,
+  n: number,
+  Kind: { new (b: ArrayBufferLike, o: number, n: number): T; new (n: number): T },
+): T {
   const abs = bin.byteOffset + at;
   if (abs % 4 === 0 && LITTLE_ENDIAN) return new Kind(bin.buffer, abs, n);
   const out = new Kind(n);
@@ -348,19 +353,21 @@ class O200kImpl implements O200k {
 
   encode(text: string): number[] {
     const out: number[] = [];
-    runSteps(this.walkSteps(
-      SPLIT_RUST,
-      text,
-      () => true,
-      (_start, n, bytesLen, ends) => {
-        let prev = 0;
-        for (let k = 0; k < n; k++) {
-          const e = ends ? ends[k] : bytesLen;
-          out.push(this.table.rank(this.buf, prev, e));
-          prev = e;
-        }
-      },
-    ));
+    runSteps(
+      this.walkSteps(
+        SPLIT_RUST,
+        text,
+        () => true,
+        (_start, n, bytesLen, ends) => {
+          let prev = 0;
+          for (let k = 0; k < n; k++) {
+            const e = ends ? ends[k] : bytesLen;
+            out.push(this.table.rank(this.buf, prev, e));
+            prev = e;
+          }
+        },
+      ),
+    );
     return out;
   }
 
@@ -417,7 +424,9 @@ class O200kImpl implements O200k {
   /** countWith as steps. */
   private *countWithSteps(re: RegExp, text: string): Steps<number> {
     let total = 0;
-    yield* matchSteps(re, text, (m) => { total += this.pieceCount(m[0]); });
+    yield* matchSteps(re, text, (m) => {
+      total += this.pieceCount(m[0]);
+    });
     return total;
   }
 

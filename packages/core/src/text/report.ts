@@ -58,15 +58,24 @@ export function parseReport(report: string): ReportClues {
   };
   let fenced = false;
   for (const raw of text.split('\n')) {
-    if (FENCE.test(raw)) { fenced = !fenced; continue; }
+    if (FENCE.test(raw)) {
+      fenced = !fenced;
+      continue;
+    }
     if (fenced) {
       // A diff in a fence: the removed and added lines are code, without their marker.
       add(/^[-+](?![-+])/.test(raw) ? raw.slice(1) : raw);
       continue;
     }
     const session = /^\s*(?:>>>|\.\.\.)\s(.*)$/.exec(raw);
-    if (session) { add(session[1]); continue; }
-    if (/^(?: {4}|\t)\S/.test(raw)) { add(raw); continue; }
+    if (session) {
+      add(session[1]);
+      continue;
+    }
+    if (/^(?: {4}|\t)\S/.test(raw)) {
+      add(raw);
+      continue;
+    }
     const inline = /`([^`\n]+)`/g;
     let m: RegExpExecArray | null;
     while ((m = inline.exec(raw))) add(m[1]);

@@ -58,7 +58,10 @@ function selfCheck(tk: O200k): boolean {
 }
 
 /** The exact token count of a text and each line's share of it. */
-export interface LineCosts { total: number; costs: Float64Array }
+export interface LineCosts {
+  total: number;
+  costs: Float64Array;
+}
 
 /** Counters whose work can also run as steps (util/steps.ts): the default o200k_base counter. */
 const stepwise = new WeakMap<TokenCounter, { count: (text: string) => Steps<number>; lineCosts: (text: string, lines: string[]) => Steps<LineCosts> }>();

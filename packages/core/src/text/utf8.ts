@@ -30,5 +30,8 @@ export function decodeUtf8(bytes: Uint8Array): DecodedText {
 /** The stats.degraded note (an INVALID_UTF8 degradation) for a decoded input with replacements (null when none). */
 export function invalidUtf8Note(replaced: number, what = 'input'): Degradation | null {
   if (replaced <= 0) return null;
-  return degradation('INVALID_UTF8', `${what} is not valid UTF-8: ${replaced} invalid byte sequence${replaced === 1 ? '' : 's'} read as U+FFFD (those lines are not byte-identical to the file)`);
+  return degradation(
+    'INVALID_UTF8',
+    `${what} is not valid UTF-8: ${replaced} invalid byte sequence${replaced === 1 ? '' : 's'} read as U+FFFD (those lines are not byte-identical to the file)`,
+  );
 }

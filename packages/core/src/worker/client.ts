@@ -68,10 +68,7 @@ export class WorkerCrashedError extends Error {
 }
 
 export function isAbortError(e: unknown): boolean {
-  return (
-    (e instanceof CtxpruneError && e.code === 'ABORTED') ||
-    (e instanceof Error && e.name === 'AbortError')
-  );
+  return (e instanceof CtxpruneError && e.code === 'ABORTED') || (e instanceof Error && e.name === 'AbortError');
 }
 
 export function deserializeError(e: SerializedError): Error {
@@ -170,24 +167,19 @@ export function createPrunerClient(opts: PrunerClientOptions = {}): PrunerClient
     p.attempts++;
     const gen = generation;
     const remote = api!;
-    const call = (): Promise<WorkerReply<unknown>> =>
-      p.kind === 'prune'
-        ? (remote.prune(p.text, p.options, p.id))
-        : (remote.countTokens(p.text));
-    ready!
-      .then(call)
-      .then(
-        (reply) => {
-          // A reply from a replaced worker is ignored: the restart re-sent the request.
-          if (gen !== generation || !settle(p)) return;
-          if (reply.ok) p.resolve(reply.value);
-          else p.reject(deserializeError(reply.error));
-        },
-        (err) => {
-          if (gen !== generation || !settle(p)) return;
-          p.reject(err);
-        },
-      );
+    const call = (): Promise<WorkerReply<unknown>> => (p.kind === 'prune' ? remote.prune(p.text, p.options, p.id) : remote.countTokens(p.text));
+    ready!.then(call).then(
+      (reply) => {
+        // A reply from a replaced worker is ignored: the restart re-sent the request.
+        if (gen !== generation || !settle(p)) return;
+        if (reply.ok) p.resolve(reply.value);
+        else p.reject(deserializeError(reply.error));
+      },
+      (err) => {
+        if (gen !== generation || !settle(p)) return;
+        p.reject(err);
+      },
+    );
   }
 
   function crashed(reason: string): void {
@@ -198,8 +190,7 @@ export function createPrunerClient(opts: PrunerClientOptions = {}): PrunerClient
         settle(p);
         p.reject(
           new WorkerCrashedError(
-            `The pruning worker stopped unexpectedly ${p.attempts} times (${reason}). ` +
-              'Reload the page; if it keeps happening, try a smaller input.',
+            `The pruning worker stopped unexpectedly ${p.attempts} times (${reason}). ` + 'Reload the page; if it keeps happening, try a smaller input.',
           ),
         );
       }

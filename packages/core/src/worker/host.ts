@@ -78,10 +78,7 @@ async function defaultProbeWebGpu(): Promise<boolean> {
   const nav = (globalThis as { navigator?: { gpu?: { requestAdapter(): Promise<unknown> } } }).navigator;
   if (!nav?.gpu) return false;
   try {
-    const adapter = await Promise.race([
-      nav.gpu.requestAdapter(),
-      new Promise<null>((r) => setTimeout(() => r(null), 2000)),
-    ]);
+    const adapter = await Promise.race([nav.gpu.requestAdapter(), new Promise<null>((r) => setTimeout(() => r(null), 2000))]);
     return adapter != null;
   } catch {
     return false;
@@ -92,10 +89,7 @@ async function defaultProbeWebGpu(): Promise<boolean> {
  * The engine choice when no neural scorer can be used (none in this build, or no model URL given):
  * everything runs the lexical scorer, and every fallback says so.
  */
-export function resolveEngine(
-  requested: EngineChoice,
-  caps: WorkerCapabilities,
-): { scorer: 'lexical'; note: string | null } {
+export function resolveEngine(requested: EngineChoice, caps: WorkerCapabilities): { scorer: 'lexical'; note: string | null } {
   if (requested === 'lexical') return { scorer: 'lexical', note: null };
   if (requested === 'auto') {
     return { scorer: 'lexical', note: 'No neural model is bundled yet, so auto picked the lexical scorer.' };
@@ -132,14 +126,19 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
       /* the page went away */
     }
   }
-  const reporter = (what: LoadKind, name?: string) => (loaded: number, total: number | null, done = false) =>
-    report({ what, ...(name ? { name } : {}), loaded, total, done });
+  const reporter =
+    (what: LoadKind, name?: string) =>
+    (loaded: number, total: number | null, done = false) =>
+      report({ what, ...(name ? { name } : {}), loaded, total, done });
 
   /** Report `p`'s start and end (for loads whose bytes cannot be counted: a module import). */
   function bracket<T>(p: Promise<T>, what: LoadKind, name?: string): Promise<T> {
     const r = reporter(what, name);
     r(0, null);
-    p.then(() => r(1, 1, true), () => r(0, null, true));
+    p.then(
+      () => r(1, 1, true),
+      () => r(0, null, true),
+    );
     return p;
   }
 
@@ -190,7 +189,10 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
         model(ok ? 1 : 0, ok ? 1 : null, true);
         if (runtimeSeen) runtime(runtimeSeen[0], runtimeSeen[1], true);
       };
-      p.then(() => settle(true), () => settle(false));
+      p.then(
+        () => settle(true),
+        () => settle(false),
+      );
       neural.set(backend, p);
     }
     return p;
@@ -201,7 +203,9 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
     if (!tokenizer) {
       const p = engine.loadDefaultTokenCounter();
       tokenizer = bracket(p, 'tokenizer', 'o200k_base');
-      p.catch(() => { if (tokenizer === p) tokenizer = null; });
+      p.catch(() => {
+        if (tokenizer === p) tokenizer = null;
+      });
     }
     return tokenizer;
   }
@@ -224,10 +228,7 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
   /** Wait for the tokenizer and the request's grammar, so that the prune's own time excludes loading. */
   async function loadsFor(text: string, options: PruneOptions): Promise<void> {
     const lang = engine.languageOf?.(text, options) ?? null;
-    await Promise.all([
-      loadTokenizer(),
-      lang && engine.loadGrammar ? engine.loadGrammar(lang).catch(() => undefined) : undefined,
-    ]);
+    await Promise.all([loadTokenizer(), lang && engine.loadGrammar ? engine.loadGrammar(lang).catch(() => undefined) : undefined]);
   }
 
   /** What to run for a request, and a note whenever that is not exactly what was asked. */

@@ -17,12 +17,24 @@ describe('compaction bench transcripts', () => {
     const [t] = buildTranscripts(cases, { otherFiles: 2 });
     const roles = t.messages.map((m) => `${m.role}${m.toolName ? ':' + m.toolName : ''}`);
     expect(roles).toEqual([
-      'system', 'user', 'assistant', 'tool:grep',
-      'assistant', 'tool:read_file', 'assistant', 'tool:read_file', 'assistant', 'tool:read_file',
-      'assistant', 'tool:run_tests',
+      'system',
+      'user',
+      'assistant',
+      'tool:grep',
+      'assistant',
+      'tool:read_file',
+      'assistant',
+      'tool:read_file',
+      'assistant',
+      'tool:read_file',
+      'assistant',
+      'tool:run_tests',
     ]);
     expect(t.messages[1].content).toBe('a_3 returns the wrong value');
-    const reads = t.messages.filter((m) => m.toolName === 'read_file').map((m) => m.content).sort();
+    const reads = t.messages
+      .filter((m) => m.toolName === 'read_file')
+      .map((m) => m.content)
+      .sort();
     expect(reads).toEqual([file('a', 10), file('b', 10), file('c', 5)].sort());
     expect(t.messages.find((m) => m.id === t.goldMessageId)!.content).toBe(file('a', 10));
     // gold lines 10..12: "def a_3(x):", "    return x + 3", "" → the blank one is not counted
@@ -36,7 +48,12 @@ describe('compaction bench transcripts', () => {
     const ms = t.messages.map((m) => (m.id === t.goldMessageId ? { ...m, content: '[3 lines pruned; use read_overflow k to retrieve]\n    return x + 3' } : m));
     expect(goldShare(t, ms)).toBe(0.5);
     expect(goldShare(t, t.messages)).toBe(1);
-    expect(goldShare(t, t.messages.filter((m) => m.id !== t.goldMessageId))).toBe(0);
+    expect(
+      goldShare(
+        t,
+        t.messages.filter((m) => m.id !== t.goldMessageId),
+      ),
+    ).toBe(0);
     expect(Number.isNaN(goldShare(buildTranscripts(cases)[2], t.messages))).toBe(true);
   });
 });

@@ -6,7 +6,9 @@ import type { RubricEmissions } from '../../src/crf/rubrics.js';
 function emissions(margins: number[]): RubricEmissions {
   const n = margins.length;
   const head = new Float64Array(2 * n);
-  margins.forEach((m, t) => { head[2 * t + 1] = m; });
+  margins.forEach((m, t) => {
+    head[2 * t + 1] = m;
+  });
   const crf = { start: [0, 0], end: [0, 0], transitions: [0, 0, 0, 0] };
   return { n, heads: [head], gate: new Float64Array(n).fill(1), headCrfs: [crf], fusedCrf: crf };
 }

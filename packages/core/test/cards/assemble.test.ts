@@ -39,7 +39,13 @@ const FILES: Record<string, string> = {
 };
 
 const unit = (id: string, content: string, tokens: number, over: Partial<ContextUnit> = {}): ContextUnit => ({
-  id, type: 'memory', source: 'm', content, tokens, confidence: 1, ...over,
+  id,
+  type: 'memory',
+  source: 'm',
+  content,
+  tokens,
+  confidence: 1,
+  ...over,
 });
 
 describe('units and graph', () => {
@@ -64,7 +70,11 @@ describe('units and graph', () => {
       ],
       rules: ['Run the test suite before committing.'],
     });
-    const edges = (type: string) => g.edges.filter((e) => e.type === type).map((e) => `${e.from} -> ${e.to}`).sort();
+    const edges = (type: string) =>
+      g.edges
+        .filter((e) => e.type === type)
+        .map((e) => `${e.from} -> ${e.to}`)
+        .sort();
     expect(edges('containment')).toContain('file:pkg/models.py -> class:pkg/models.py#PreparedRequest');
     expect(edges('containment')).toContain('class:pkg/models.py#PreparedRequest -> symbol:pkg/models.py#PreparedRequest.prepare_content_length');
     expect(edges('precondition')).toEqual([
@@ -91,7 +101,10 @@ describe('reference packer', () => {
     expect(r.selected.map((s) => s.unit.id)).toEqual(['u2']);
     expect(referencePack([c(0, 0.03)], { budget: 1000 }).selected.length).toBe(1);
     expect(referencePack([c(0, 0.019)], { budget: 1000 }).selected.length).toBe(0);
-    const many = referencePack(Array.from({ length: 8 }, (_, i) => c(i, 0.5 - i * 0.01)), { budget: 1000 });
+    const many = referencePack(
+      Array.from({ length: 8 }, (_, i) => c(i, 0.5 - i * 0.01)),
+      { budget: 1000 },
+    );
     expect(many.selected.length).toBe(5);
     expect(many.decisions.filter((d) => d.decision === 'max_units').length).toBe(3);
   });
@@ -106,7 +119,13 @@ describe('reference packer', () => {
     for (const u of [a, a2, b, s, big]) g.addUnit(u);
     g.addEdge('a', 'b', 'conflict');
     const r = referencePack(
-      [{ unit: a, score: 0.5 }, { unit: a2, score: 0.45 }, { unit: b, score: 0.4 }, { unit: s, score: 0.3 }, { unit: big, score: 0.35 }],
+      [
+        { unit: a, score: 0.5 },
+        { unit: a2, score: 0.45 },
+        { unit: b, score: 0.4 },
+        { unit: s, score: 0.3 },
+        { unit: big, score: 0.35 },
+      ],
       { budget: 100, graph: g, expandFraction: 0 },
     );
     const d = Object.fromEntries(r.decisions.map((x) => [x.id, x.decision]));
@@ -120,7 +139,10 @@ describe('reference packer', () => {
     const units = ['x', 'y', 'z', 'n'].map((id, i) => unit(id, `term${i} other${i}`, 10));
     for (const u of units) g.addUnit(u);
     g.addEdge('x', 'n', 'containment');
-    const r = referencePack(units.slice(0, 3).map((u, i) => ({ unit: u, score: 0.5 - i * 0.1 })), { budget: 1000, graph: g });
+    const r = referencePack(
+      units.slice(0, 3).map((u, i) => ({ unit: u, score: 0.5 - i * 0.1 })),
+      { budget: 1000, graph: g },
+    );
     const n = r.decisions.find((x) => x.id === 'n')!;
     expect(n.expandedFrom).toBe('x');
     expect(n.score).toBeCloseTo(0.3, 12);
@@ -131,7 +153,10 @@ describe('reference packer', () => {
     const us = Array.from({ length: 6 }, (_, i) => unit(`m${i}`, `topic${i % 3} detail${i}`, 40));
     for (const u of us) g.addUnit(u);
     g.addEdge('m0', 'm1', 'conflict');
-    const r = migPack(us.map((u, i) => ({ unit: u, score: 0.6 - i * 0.05 })), { budget: 130, graph: g });
+    const r = migPack(
+      us.map((u, i) => ({ unit: u, score: 0.6 - i * 0.05 })),
+      { budget: 130, graph: g },
+    );
     expect(r.used).toBeLessThanOrEqual(130);
     const ids = r.selected.map((s) => s.unit.id);
     expect(ids.includes('m0') && ids.includes('m1')).toBe(false);
@@ -141,7 +166,8 @@ describe('reference packer', () => {
 describe('assembleContext budget compliance', () => {
   it('never exceeds the budget in any mode or selector', async () => {
     const g = await buildContextGraph({
-      files: FILES, counter: approximateCounter,
+      files: FILES,
+      counter: approximateCounter,
       memories: [{ content: 'The Content-Length header for GET must be omitted; check prepare_content_length.' }],
     });
     const task = { query: 'requests.get always sends a Content-Length header; GET should not send it' };
@@ -166,7 +192,10 @@ describe('assembleContext budget compliance', () => {
   it('falls back to the proxy when the judge misbehaves, and reports it', async () => {
     const g = await buildContextGraph({ files: FILES, counter: approximateCounter });
     const r = await assembleContext({ query: 'Content-Length header on GET' }, g, {
-      budget: 300, counter: approximateCounter, judge: async () => 'not json at all', judgeOptions: { timeoutMs: 50 },
+      budget: 300,
+      counter: approximateCounter,
+      judge: async () => 'not json at all',
+      judgeOptions: { timeoutMs: 50 },
     });
     expect(r.judgeStats?.malformed).toBe(r.candidates.length);
     expect(r.candidates.every((c) => c.origin === 'proxy-fallback')).toBe(true);

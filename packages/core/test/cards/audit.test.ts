@@ -3,13 +3,19 @@ import { auditCards, isActionableHint, isPlaceholder } from '../../src/cards/aud
 import type { MemoryCard } from '../../src/cards/memory-cards.js';
 
 const card = (i: number, over: Partial<MemoryCard> = {}): MemoryCard => ({
-  id: `c${i}`, unitId: `u${i}`, type: 'symbol', title: 'prepare_content_length',
+  id: `c${i}`,
+  unitId: `u${i}`,
+  type: 'symbol',
+  title: 'prepare_content_length',
   trigger: 'When the issue mentions Content-Length on GET',
   evidence: "self.headers['Content-Length'] = '0' is set for every body",
   action_hint: 'Inspect prepare_content_length in requests/models.py',
   failure_if_ignored: 'If ignored, the GET request keeps sending the header',
   scope: 'requests/models.py:388-396',
-  causal_score: 0.5, confidence: 0.9, original_tokens: 100, compressed_tokens: 40,
+  causal_score: 0.5,
+  confidence: 0.9,
+  original_tokens: 100,
+  compressed_tokens: 40,
   ...over,
 });
 const deck = (n: number, bad: number, over: Partial<MemoryCard>) => Array.from({ length: n }, (_, i) => card(i, i < bad ? over : {}));

@@ -15,10 +15,26 @@ describe('ctxprune cards', () => {
   it('prints cards within the budget and the audit verdict', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ctxprune-cards-'));
     try {
-      await writeFile(join(dir, 'm.jsonl'), JSON.stringify({ id: 'memory:cl', content: 'The Content-Length bug was in web/models.py last time.', about: ['web/models.py'] }) + '\n');
+      await writeFile(
+        join(dir, 'm.jsonl'),
+        JSON.stringify({ id: 'memory:cl', content: 'The Content-Length bug was in web/models.py last time.', about: ['web/models.py'] }) + '\n',
+      );
       const out: string[] = [];
-      const code = await main(['cards', '--repo', TREE, '--memories', join(dir, 'm.jsonl'), '--tokens', '300', '--json',
-        '--task', 'GET requests always send a Content-Length header; prepare_content_length should skip it for GET'], { out: (s) => out.push(s), err: () => undefined });
+      const code = await main(
+        [
+          'cards',
+          '--repo',
+          TREE,
+          '--memories',
+          join(dir, 'm.jsonl'),
+          '--tokens',
+          '300',
+          '--json',
+          '--task',
+          'GET requests always send a Content-Length header; prepare_content_length should skip it for GET',
+        ],
+        { out: (s) => out.push(s), err: () => undefined },
+      );
       expect(code).toBe(0);
       const r = JSON.parse(out.join('\n'));
       expect(r.tokens).toBeLessThanOrEqual(300);

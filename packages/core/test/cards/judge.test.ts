@@ -53,11 +53,27 @@ describe('validateJudgment', () => {
 
   it('rejects hostile objects without throwing: throwing getters, throwing proxies, class instances', () => {
     const getter = { ...good };
-    Object.defineProperty(getter, 'necessity', { enumerable: true, get() { throw new Error('boom'); } });
+    Object.defineProperty(getter, 'necessity', {
+      enumerable: true,
+      get() {
+        throw new Error('boom');
+      },
+    });
     expect(validateJudgment(getter)).toMatchObject({ ok: false, error: 'wrong_type' });
-    const proxy = new Proxy({}, { ownKeys() { throw new Error('trap'); } });
+    const proxy = new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error('trap');
+        },
+      },
+    );
     expect(validateJudgment(proxy)).toMatchObject({ ok: false, error: 'wrong_type' });
-    class J { constructor() { Object.assign(this, good); } }
+    class J {
+      constructor() {
+        Object.assign(this, good);
+      }
+    }
     expect(validateJudgment(new J())).toMatchObject({ ok: false, error: 'not_object' });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -73,14 +89,22 @@ describe('judgeAll', () => {
     const units = ['ok', 'str', 'nan', 'throw', 'syncthrow', 'hang', 'undef', 'huge'].map(unit);
     const judge: JudgeFn = (req) => {
       switch (req.unit.id) {
-        case 'ok': return Promise.resolve(good);
-        case 'str': return Promise.resolve(JSON.stringify(good));
-        case 'nan': return Promise.resolve({ ...good, necessity: Number.NaN });
-        case 'throw': return Promise.reject(new Error('rate limited'));
-        case 'syncthrow': throw new Error('sync failure');
-        case 'hang': return new Promise(() => undefined);
-        case 'undef': return Promise.resolve(undefined);
-        default: return Promise.resolve('{' + '"a":1,'.repeat(10_000) + '}');
+        case 'ok':
+          return Promise.resolve(good);
+        case 'str':
+          return Promise.resolve(JSON.stringify(good));
+        case 'nan':
+          return Promise.resolve({ ...good, necessity: Number.NaN });
+        case 'throw':
+          return Promise.reject(new Error('rate limited'));
+        case 'syncthrow':
+          throw new Error('sync failure');
+        case 'hang':
+          return new Promise(() => undefined);
+        case 'undef':
+          return Promise.resolve(undefined);
+        default:
+          return Promise.resolve('{' + '"a":1,'.repeat(10_000) + '}');
       }
     };
     const { outcomes, stats } = await judgeAll(judge, task, units, { timeoutMs: 30, concurrency: 3 });
@@ -92,7 +116,12 @@ describe('judgeAll', () => {
 
   it('aborts the judge signal on timeout', async () => {
     let aborted = false;
-    const judge: JudgeFn = (req) => new Promise(() => { req.signal.addEventListener('abort', () => { aborted = true; }); });
+    const judge: JudgeFn = (req) =>
+      new Promise(() => {
+        req.signal.addEventListener('abort', () => {
+          aborted = true;
+        });
+      });
     const o = await judgeOne(judge, task, unit('a'), { timeoutMs: 10 });
     expect(o).toMatchObject({ ok: false, error: 'timeout' });
     expect(aborted).toBe(true);

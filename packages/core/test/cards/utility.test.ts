@@ -37,7 +37,13 @@ describe('utility aggregation s = 0.34·shift + 0.26·necessity + 0.28·uplift �
 
 describe('features', () => {
   const unit: ContextUnit = {
-    id: 'rule:0', type: 'rule', source: 'rules', content: 'Never call requests.get without a timeout', tokens: 250, confidence: 0.9, stale: true,
+    id: 'rule:0',
+    type: 'rule',
+    source: 'rules',
+    content: 'Never call requests.get without a timeout',
+    tokens: 250,
+    confidence: 0.9,
+    stale: true,
   };
   it('has the 25 published features in order, with the right one-hot', () => {
     expect(RANKER_FEATURES.length).toBe(25);

@@ -8,8 +8,10 @@ import { main } from '../../src/cli/main.js';
 let repo: string;
 beforeAll(async () => {
   repo = await mkdtemp(join(tmpdir(), 'ctxprune-cards-'));
-  const body = Array.from({ length: 12 }, (_, i) =>
-    `def rate_${i}(x):\n    """Rate number ${i} for the invoice total."""\n    total = x * ${i}\n    return round(total, 2)\n`).join('\n');
+  const body = Array.from(
+    { length: 12 },
+    (_, i) => `def rate_${i}(x):\n    """Rate number ${i} for the invoice total."""\n    total = x * ${i}\n    return round(total, 2)\n`,
+  ).join('\n');
   await writeFile(join(repo, 'rates.py'), body);
 });
 afterAll(() => rm(repo, { recursive: true, force: true }));

@@ -74,7 +74,9 @@ describe('unknown and conflicting options', { timeout: 60_000 }, () => {
   it('--language pyhton is an error listing the known languages, with a suggestion', async () => {
     const c = capture();
     expect(await main(['prune', join(SAMPLES, 'ring.rs'), '--query', 'x', '--language', 'pyhton'], c.io)).toBe(2);
-    expect(c.err.join('')).toBe('ctxprune prune: unknown language "pyhton" (did you mean python?); known: python, typescript, tsx, javascript, go, rust, java, c, cpp, csharp, ruby, php (or auto) [INVALID_OPTION]');
+    expect(c.err.join('')).toBe(
+      'ctxprune prune: unknown language "pyhton" (did you mean python?); known: python, typescript, tsx, javascript, go, rust, java, c, cpp, csharp, ruby, php (or auto) [INVALID_OPTION]',
+    );
     const d = capture();
     expect(await main(['prune', join(SAMPLES, 'ring.rs'), '--query', 'x', '--language', 'constructor'], d.io)).toBe(2);
     expect(d.err.join('')).toMatch(/unknown language "constructor"; known: python/);
@@ -95,11 +97,17 @@ describe('unknown and conflicting options', { timeout: 60_000 }, () => {
 
 describe('bounded input (#16 item 4)', { timeout: 90_000 }, () => {
   it('stops at the limit with INPUT_TOO_LARGE, for a file and for stdin', async () => {
-    await expect(readBounded('/dev/zero', 1 << 20)).rejects.toMatchObject({ code: 'INPUT_TOO_LARGE', message: '/dev/zero is over the limit of 1048576 bytes (1 MiB); stopped reading there' });
+    await expect(readBounded('/dev/zero', 1 << 20)).rejects.toMatchObject({
+      code: 'INPUT_TOO_LARGE',
+      message: '/dev/zero is over the limit of 1048576 bytes (1 MiB); stopped reading there',
+    });
     const stdin = new PassThrough();
     const endless = setInterval(() => stdin.write(Buffer.alloc(1 << 16, 97)), 1);
     try {
-      await expect(readBounded('-', 1 << 20, stdin)).rejects.toMatchObject({ code: 'INPUT_TOO_LARGE', message: expect.stringMatching(/^stdin is over the limit/) });
+      await expect(readBounded('-', 1 << 20, stdin)).rejects.toMatchObject({
+        code: 'INPUT_TOO_LARGE',
+        message: expect.stringMatching(/^stdin is over the limit/),
+      });
     } finally {
       clearInterval(endless);
     }
@@ -108,16 +116,25 @@ describe('bounded input (#16 item 4)', { timeout: 90_000 }, () => {
     expect((await readBounded('-', 10, small)).toString()).toBe('abc');
   });
 
-  it.skipIf(!existsSync(join(import.meta.dirname, '../../dist/cli/main.js')))('ctxprune prune /dev/zero exits 2 with INPUT_TOO_LARGE and stays small; - reads stdin', () => {
-    const r = spawnSync('/usr/bin/time', ['-f', 'maxrss_kb=%M', process.execPath, BIN, 'prune', '/dev/zero', '--query', 'x', '--scorer', 'lexical'], { encoding: 'utf8', timeout: 60_000 });
-    expect(r.status).toBe(2);
-    expect(r.stderr).toContain('ctxprune prune: /dev/zero is over the limit of 25165824 bytes (24 MiB); stopped reading there [INPUT_TOO_LARGE]');
-    const rss = Number(/maxrss_kb=(\d+)/.exec(r.stderr)![1]);
-    expect(rss).toBeLessThan(400_000); // it was 2.2 GB; measured ~150 MB
-    const piped = spawnSync(process.execPath, [BIN, 'prune', '-', '--query', 'pop empty', '--tokens', '120', '--language', 'rust', '--scorer', 'lexical'], {
-      input: readFileSync(join(SAMPLES, 'ring.rs')), encoding: 'utf8', timeout: 60_000,
-    });
-    expect(piped.status).toBe(0);
-    expect(piped.stdout).toContain('pub fn pop');
-  }, 90_000);
+  it.skipIf(!existsSync(join(import.meta.dirname, '../../dist/cli/main.js')))(
+    'ctxprune prune /dev/zero exits 2 with INPUT_TOO_LARGE and stays small; - reads stdin',
+    () => {
+      const r = spawnSync('/usr/bin/time', ['-f', 'maxrss_kb=%M', process.execPath, BIN, 'prune', '/dev/zero', '--query', 'x', '--scorer', 'lexical'], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain('ctxprune prune: /dev/zero is over the limit of 25165824 bytes (24 MiB); stopped reading there [INPUT_TOO_LARGE]');
+      const rss = Number(/maxrss_kb=(\d+)/.exec(r.stderr)![1]);
+      expect(rss).toBeLessThan(400_000); // it was 2.2 GB; measured ~150 MB
+      const piped = spawnSync(process.execPath, [BIN, 'prune', '-', '--query', 'pop empty', '--tokens', '120', '--language', 'rust', '--scorer', 'lexical'], {
+        input: readFileSync(join(SAMPLES, 'ring.rs')),
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(piped.status).toBe(0);
+      expect(piped.stdout).toContain('pub fn pop');
+    },
+    90_000,
+  );
 });

@@ -37,7 +37,11 @@ describe('ctxprune prune', { timeout: 60_000 }, () => {
     expect(c.err.join('')).toMatch(/→ \d+ tokens \(budget 120/);
     expect(c.err.join('')).toMatch(/\nelided lines: \d+(-\d+)?(, \d+(-\d+)?)*$/);
     // Bare markers by default; --elision compact puts the ranges in the text.
-    const markers = (t: string) => t.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('// …'));
+    const markers = (t: string) =>
+      t
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l.startsWith('// …'));
     expect(new Set(markers(c.out.join('')))).toEqual(new Set(['// …']));
     const d = capture();
     expect(await main(['prune', join(SAMPLES, 'ring.rs'), '--query', 'pop empty', '--tokens', '120', '--elision', 'compact'], d.io)).toBe(0);
@@ -72,18 +76,39 @@ describe('ctxprune bench', () => {
     const gold = [ifLine, ifLine + 1];
     const cases = [
       { id: 'a', query: 'negative Retry-After seconds', file_text: text, gold_lines: gold, language: 'python', path: 'rate_limiter.py' },
-      { id: 'b', query: 'cache entries expire', file_text: readFileSync(join(SAMPLES, 'cache.ts'), 'utf8'), gold_lines: [40], language: 'typescript', path: 'cache.ts' },
+      {
+        id: 'b',
+        query: 'cache entries expire',
+        file_text: readFileSync(join(SAMPLES, 'cache.ts'), 'utf8'),
+        gold_lines: [40],
+        language: 'typescript',
+        path: 'cache.ts',
+      },
     ];
     writeFileSync(join(dir, 'cases.jsonl'), cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
     const c = capture();
     const code = await main(['bench', '--cases', join(dir, 'cases.jsonl'), '--ratio', '4', '--out', join(dir, 'out.jsonl')], c.io);
     expect(code).toBe(0);
-    const rows = readFileSync(join(dir, 'out.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rows = readFileSync(join(dir, 'out.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows.map((r) => r.id)).toEqual(['a', 'b']);
     for (const r of rows) {
       expect(Object.keys(r).sort()).toEqual([
-        'bm25WindowRecall', 'id', 'inputParseOk', 'keptLines', 'kind', 'language', 'ms', 'originalTokens', 'outputTokens',
-        'parseOk', 'rankingRecall', 'ratio', 'recall',
+        'bm25WindowRecall',
+        'id',
+        'inputParseOk',
+        'keptLines',
+        'kind',
+        'language',
+        'ms',
+        'originalTokens',
+        'outputTokens',
+        'parseOk',
+        'rankingRecall',
+        'ratio',
+        'recall',
       ]);
       expect(r.kind).toBe('commit');
       expect(r.ratio).toBe(4);

@@ -13,7 +13,10 @@ function capture() {
 describe('ctxprune prune --timings', () => {
   it('reports each start-up stage on stderr, and in --json as startup', async () => {
     const c = capture();
-    const code = await main(['prune', join(SAMPLES, 'server.go'), '--query', 'expired keys', '--ratio', '4', '--scorer', 'lexical', '--json', '--timings'], c.io);
+    const code = await main(
+      ['prune', join(SAMPLES, 'server.go'), '--query', 'expired keys', '--ratio', '4', '--scorer', 'lexical', '--json', '--timings'],
+      c.io,
+    );
     expect(code).toBe(0);
     const r = JSON.parse(c.out.join(''));
     expect(Object.keys(r.startup)).toEqual(['node', 'read', 'scorer', 'tokenizer', 'grammar', 'loads', 'prune', 'total']);
@@ -21,7 +24,9 @@ describe('ctxprune prune --timings', () => {
     // The loads run side by side: together they take as long as the slowest one.
     expect(r.startup.loads).toBeGreaterThanOrEqual(Math.max(r.startup.scorer, r.startup.tokenizer, r.startup.grammar) - 0.2);
     expect(r.startup.total).toBeGreaterThanOrEqual(r.startup.loads + r.startup.prune - 0.2);
-    expect(c.err.join('')).toMatch(/^timings \(ms\): node and modules [\d.]+, read [\d.]+, loads in parallel [\d.]+ \(scorer [\d.]+, tokenizer [\d.]+, grammar [\d.]+\), prune [\d.]+, total [\d.]+/m);
+    expect(c.err.join('')).toMatch(
+      /^timings \(ms\): node and modules [\d.]+, read [\d.]+, loads in parallel [\d.]+ \(scorer [\d.]+, tokenizer [\d.]+, grammar [\d.]+\), prune [\d.]+, total [\d.]+/m,
+    );
   });
 
   it('without --timings the JSON has no startup field and stderr no timings line', async () => {

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../../src/cli/main.js';
 
 function capture(): CliIo & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [], stderr: string[] = [];
+  const stdout: string[] = [],
+    stderr: string[] = [];
   return { stdout, stderr, out: (s) => stdout.push(s), err: (s) => stderr.push(s) };
 }
 
@@ -45,7 +46,13 @@ describe('ctxprune compact', { timeout: 60_000 }, () => {
     expect([...out.pruned, ...out.evicted]).toEqual(['t2']);
     expect(out.messages.map((m: { id: string }) => m.id)).toEqual(transcript.messages.map((m) => m.id));
     expect(out.messages[4].content.split('\n').pop()).toMatch(/use read_overflow ovf_[0-9a-f]{8} to retrieve\]$/);
-    expect(out.dump).toMatchObject({ strategy: 'task_aware_mig', budget: 460, goal: 'keep the header parsing code', goalSource: 'option', tokenizer: 'o200k_base' });
+    expect(out.dump).toMatchObject({
+      strategy: 'task_aware_mig',
+      budget: 460,
+      goal: 'keep the header parsing code',
+      goalSource: 'option',
+      tokenizer: 'o200k_base',
+    });
     expect(out.dump.tokensAfter).toBeLessThanOrEqual(460);
   });
 
@@ -96,7 +103,8 @@ describe('ctxprune compact', { timeout: 60_000 }, () => {
     expect((await bad(['--in', p, '--strategy', 'mig'])).err).toContain('--tokens N is required');
     expect((await bad(['--strategy', 'mig', '--tokens', '5'])).err).toContain('--in TRANSCRIPT.json is required');
     expect((await bad(['--in', file('{nope'), '--tokens', '5'])).err).toMatch(/is not JSON/);
-    expect((await bad(['--in', file({ id: 'x', messages: [{ id: 'a', role: 'bot', content: '' }] }), '--tokens', '5'])).err)
-      .toContain('messages[0].role must be one of system, user, assistant, tool (got "bot") [INVALID_OPTION]');
+    expect((await bad(['--in', file({ id: 'x', messages: [{ id: 'a', role: 'bot', content: '' }] }), '--tokens', '5'])).err).toContain(
+      'messages[0].role must be one of system, user, assistant, tool (got "bot") [INVALID_OPTION]',
+    );
   });
 });

@@ -90,10 +90,18 @@ describe('task_aware', () => {
 
   it('uses the goal callback: the prompt starts with the instruction, and the answer is the goal', async () => {
     const seen: string[] = [];
-    const r = await compact(transcript(), opts({
-      strategy: 'task_aware', tokens: 70,
-      summarizeGoal: async (req) => { seen.push(req.prompt); expect(req.maxTokens).toBe(50); return 'Keep the template rendering and html escaping code.'; },
-    }));
+    const r = await compact(
+      transcript(),
+      opts({
+        strategy: 'task_aware',
+        tokens: 70,
+        summarizeGoal: async (req) => {
+          seen.push(req.prompt);
+          expect(req.maxTokens).toBe(50);
+          return 'Keep the template rendering and html escaping code.';
+        },
+      }),
+    );
     expect(seen).toHaveLength(1);
     expect(seen[0].startsWith(GOAL_PROMPT)).toBe(true);
     expect(seen[0]).toContain('Fix the header parser bug in parseHeader');
@@ -103,9 +111,16 @@ describe('task_aware', () => {
   });
 
   it('falls back to the latest user message when the callback fails or answers nothing', async () => {
-    const failing = await compact(transcript(), opts({
-      strategy: 'task_aware', tokens: 70, summarizeGoal: async () => { throw new Error('rate limited'); },
-    }));
+    const failing = await compact(
+      transcript(),
+      opts({
+        strategy: 'task_aware',
+        tokens: 70,
+        summarizeGoal: async () => {
+          throw new Error('rate limited');
+        },
+      }),
+    );
     expect(failing.dump.goalSource).toBe('latest_user');
     expect(failing.dump.goal).toBe('Fix the header parser bug in parseHeader');
     expect(failing.evicted).toEqual(['t2']);
@@ -116,9 +131,18 @@ describe('task_aware', () => {
 
   it('a goal given outright wins and the callback is not called', async () => {
     let calls = 0;
-    const r = await compact(transcript(), opts({
-      strategy: 'task_aware', tokens: 70, goal: 'template html', summarizeGoal: async () => { calls++; return 'x'; },
-    }));
+    const r = await compact(
+      transcript(),
+      opts({
+        strategy: 'task_aware',
+        tokens: 70,
+        goal: 'template html',
+        summarizeGoal: async () => {
+          calls++;
+          return 'x';
+        },
+      }),
+    );
     expect(calls).toBe(0);
     expect(r.dump.goalSource).toBe('option');
     expect(r.evicted).toEqual(['t1']);
@@ -126,14 +150,29 @@ describe('task_aware', () => {
 
   it('reactive never calls the goal callback', async () => {
     let calls = 0;
-    await compact(transcript(), opts({ strategy: 'reactive', tokens: 70, summarizeGoal: async () => { calls++; return 'x'; } }));
+    await compact(
+      transcript(),
+      opts({
+        strategy: 'reactive',
+        tokens: 70,
+        summarizeGoal: async () => {
+          calls++;
+          return 'x';
+        },
+      }),
+    );
     expect(calls).toBe(0);
   });
 
   it('uses the relevance hook, and the lexical scorer when the hook fails', async () => {
-    const hooked = await compact(transcript(), opts({
-      strategy: 'task_aware', tokens: 70, relevance: async (_g, texts) => texts.map((t) => (t.includes('renderTemplate') ? 5 : 1)),
-    }));
+    const hooked = await compact(
+      transcript(),
+      opts({
+        strategy: 'task_aware',
+        tokens: 70,
+        relevance: async (_g, texts) => texts.map((t) => (t.includes('renderTemplate') ? 5 : 1)),
+      }),
+    );
     expect(hooked.dump.relevanceBackend).toBe('custom');
     expect(hooked.evicted).toEqual(['t1']);
     const broken = await compact(transcript(), opts({ strategy: 'task_aware', tokens: 70, relevance: async () => [1] }));
@@ -289,10 +328,13 @@ describe('nothing is lost', () => {
 describe('budget compliance on generated transcripts', { timeout: 300_000 }, () => {
   function gen(seed: number): Message[] {
     let s = seed;
-    const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const rnd = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
     const vocab = ['parse', 'header', 'value', 'render', 'template', 'cache', 'session', 'cookie', 'redirect', 'timeout', 'retry', 'socket'];
     const w = () => vocab[Math.floor(rnd() * vocab.length)];
-    const ms: Message[] = [{ id: 's', role: 'system', content: 'system prompt here' }, { id: 'u0', role: 'user', content: `fix ${w()} ${w()}` }];
+    const ms: Message[] = [
+      { id: 's', role: 'system', content: 'system prompt here' },
+      { id: 'u0', role: 'user', content: `fix ${w()} ${w()}` },
+    ];
     const n = 3 + Math.floor(rnd() * 8);
     for (let i = 0; i < n; i++) {
       ms.push({ id: `a${i}`, role: 'assistant', content: `call ${w()}` });
@@ -327,12 +369,23 @@ describe('debug dump', () => {
     const r = await compact(transcript(), opts({ strategy: 'task_aware_mig', tokens: 70 }));
     const d = JSON.parse(JSON.stringify(r.dump));
     expect(d).toMatchObject({
-      strategy: 'task_aware_mig', budget: 70, tokenizer: 'words', tokensBefore: TOTAL, tokensAfter: 68,
-      goal: 'Fix the header parser bug in parseHeader', goalSource: 'latest_user', relevanceBackend: 'lexical-bm25',
-      groupBy: 'turn', overBudget: false, kept: r.kept, pruned: [], evicted: ['t2'],
+      strategy: 'task_aware_mig',
+      budget: 70,
+      tokenizer: 'words',
+      tokensBefore: TOTAL,
+      tokensAfter: 68,
+      goal: 'Fix the header parser bug in parseHeader',
+      goalSource: 'latest_user',
+      relevanceBackend: 'lexical-bm25',
+      groupBy: 'turn',
+      overBudget: false,
+      kept: r.kept,
+      pruned: [],
+      evicted: ['t2'],
     });
     expect(d.blocks.map((b: { id: string }) => b.id)).toEqual(['t1#0', 't2#0']);
-    for (const b of d.blocks) expect(Object.keys(b).sort()).toEqual(['group', 'id', 'lines', 'messageId', 'mig', 'redundancy', 'relevance', 'selected', 'tokens']);
+    for (const b of d.blocks)
+      expect(Object.keys(b).sort()).toEqual(['group', 'id', 'lines', 'messageId', 'mig', 'redundancy', 'relevance', 'selected', 'tokens']);
     expect(d.groups.length).toBe(2);
     expect(d.messages.find((m: { id: string }) => m.id === 't2')).toMatchObject({ status: 'evicted', tokensBefore: 30, tokensAfter: 8 });
   });

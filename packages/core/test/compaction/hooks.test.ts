@@ -13,8 +13,18 @@ function transcript(): Message[] {
   return [
     { id: 'sys', role: 'system', content: 'You are a coding agent.' },
     { id: 'u1', role: 'user', content: 'Please look at the repository layout.' },
-    { id: 't1', role: 'tool', toolName: 'read_file', content: Array.from({ length: 20 }, (_, i) => `def parse_header_${i}(raw): return raw.split(":")`).join('\n') },
-    { id: 't2', role: 'tool', toolName: 'read_file', content: Array.from({ length: 20 }, (_, i) => `def render_template_${i}(tpl): return tpl.render()`).join('\n') },
+    {
+      id: 't1',
+      role: 'tool',
+      toolName: 'read_file',
+      content: Array.from({ length: 20 }, (_, i) => `def parse_header_${i}(raw): return raw.split(":")`).join('\n'),
+    },
+    {
+      id: 't2',
+      role: 'tool',
+      toolName: 'read_file',
+      content: Array.from({ length: 20 }, (_, i) => `def render_template_${i}(tpl): return tpl.render()`).join('\n'),
+    },
     { id: 'u2', role: 'user', content: 'Fix the header parser bug in parse_header' },
     { id: 'a3', role: 'assistant', content: 'Running tests.' },
   ];
@@ -66,6 +76,8 @@ describe('compact with misbehaving hooks', { timeout: 60_000 }, () => {
   });
 
   it('a bad hookTimeoutMs is INVALID_OPTION', async () => {
-    await expect(compact(transcript(), opts({ strategy: 'task_aware', summarizeGoal: async () => 'x', hookTimeoutMs: -5 }))).rejects.toMatchObject({ code: 'INVALID_OPTION' });
+    await expect(compact(transcript(), opts({ strategy: 'task_aware', summarizeGoal: async () => 'x', hookTimeoutMs: -5 }))).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+    });
   });
 });

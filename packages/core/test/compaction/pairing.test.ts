@@ -8,10 +8,14 @@ const words: TokenCounter = { name: 'words', count: (t) => t.split(/\s+/).filter
 const sum = (xs: string[]) => xs.reduce((a, t) => a + words.count(t), 0);
 
 const file = (name: string, hot: number) =>
-  Array.from({ length: 40 }, (_, i) => (i === hot ? `def parse_header(raw): return raw.split(":", 1)  # ${name}` : `def ${name}_helper_${i}(x): return x + ${i}`)).join('\n');
+  Array.from({ length: 40 }, (_, i) =>
+    i === hot ? `def parse_header(raw): return raw.split(":", 1)  # ${name}` : `def ${name}_helper_${i}(x): return x + ${i}`,
+  ).join('\n');
 
 type OA = {
-  role: string; content: string | null; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+  role: string;
+  content: string | null;
+  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
   tool_call_id?: string;
 };
 function openai(): OA[] {
@@ -61,7 +65,7 @@ describe('tool-call pairing, OpenAI shape', { timeout: 60_000 }, () => {
     expect(r.result.tokensAfter).toBeLessThanOrEqual(Math.floor(total / 3));
   });
 
-  it('the path argument of the call names the result\'s file (language for the line pruner)', async () => {
+  it("the path argument of the call names the result's file (language for the line pruner)", async () => {
     const ms = openai();
     const conv = await compactChat(ms, { strategy: 'task_aware', tokens: 100000, tokenCounter: words });
     expect(conv.messages).toEqual(ms);
@@ -88,15 +92,21 @@ type AM = { role: 'user' | 'assistant'; content: string | AB[] };
 function anthropic(): AM[] {
   return [
     { role: 'user', content: 'Fix parse_header: it drops the value after a second colon.' },
-    { role: 'assistant', content: [
-      { type: 'text', text: 'Reading two files.' },
-      { type: 'tool_use', id: 'tu1', name: 'read_file', input: { path: 'src/render.py' } },
-      { type: 'tool_use', id: 'tu2', name: 'read_file', input: { path: 'src/parser.py' } },
-    ] },
-    { role: 'user', content: [
-      { type: 'tool_result', tool_use_id: 'tu1', content: file('render', -1) },
-      { type: 'tool_result', tool_use_id: 'tu2', content: [{ type: 'text', text: file('parser', 20) }] },
-    ] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Reading two files.' },
+        { type: 'tool_use', id: 'tu1', name: 'read_file', input: { path: 'src/render.py' } },
+        { type: 'tool_use', id: 'tu2', name: 'read_file', input: { path: 'src/parser.py' } },
+      ],
+    },
+    {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'tu1', content: file('render', -1) },
+        { type: 'tool_result', tool_use_id: 'tu2', content: [{ type: 'text', text: file('parser', 20) }] },
+      ],
+    },
     { role: 'assistant', content: [{ type: 'tool_use', id: 'tu3', name: 'run_tests', input: {} }] },
     { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu3', content: 'FAILED test_parse_header' }] },
     { role: 'assistant', content: 'The split needs maxsplit=1.' },
@@ -105,8 +115,16 @@ function anthropic(): AM[] {
 
 function assertPairedAnthropic(ms: AM[]): void {
   const blocks = (m: AM) => (typeof m.content === 'string' ? [] : m.content);
-  const uses = ms.flatMap((m) => blocks(m).filter((b) => b.type === 'tool_use').map((b) => b.id as string));
-  const results = ms.flatMap((m) => blocks(m).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id as string));
+  const uses = ms.flatMap((m) =>
+    blocks(m)
+      .filter((b) => b.type === 'tool_use')
+      .map((b) => b.id as string),
+  );
+  const results = ms.flatMap((m) =>
+    blocks(m)
+      .filter((b) => b.type === 'tool_result')
+      .map((b) => b.tool_use_id as string),
+  );
   expect([...results].sort()).toEqual([...uses].sort());
 }
 
@@ -144,7 +162,12 @@ describe('tool-call pairing, ctxprune shape', { timeout: 60_000 }, () => {
   const ms: Message[] = [
     { id: 'sys', role: 'system', content: 'You are a coding agent.' },
     { id: 'u', role: 'user', content: 'Fix parse_header.' },
-    { id: 'a1', role: 'assistant', content: 'I will read the renderer now because the template might call the parser in a way that matters here.', toolCalls: [{ id: 'k1', name: 'read_file', arguments: '{"path":"render.py"}' }] },
+    {
+      id: 'a1',
+      role: 'assistant',
+      content: 'I will read the renderer now because the template might call the parser in a way that matters here.',
+      toolCalls: [{ id: 'k1', name: 'read_file', arguments: '{"path":"render.py"}' }],
+    },
     { id: 't1', role: 'tool', toolCallId: 'k1', content: file('render', -1) },
     { id: 'a2', role: 'assistant', content: 'Reading the parser.', toolCalls: [{ id: 'k2', name: 'read_file', arguments: '{"path":"parser.py"}' }] },
     { id: 't2', role: 'tool', toolCallId: 'k2', content: file('parser', 20) },

@@ -7,7 +7,12 @@ const words: TokenCounter = { name: 'words', count: (t) => t.split(/\s+/).filter
 const ok = [{ id: 'u', role: 'user', content: 'hello there' }] as const;
 
 async function error(p: Promise<unknown>): Promise<CtxpruneError> {
-  try { await p; } catch (e) { expect(e).toBeInstanceOf(CtxpruneError); return e as CtxpruneError; }
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(CtxpruneError);
+    return e as CtxpruneError;
+  }
   throw new Error('expected an error');
 }
 
@@ -31,7 +36,13 @@ describe('compact: config validation', () => {
       [null, 'messages must be an array of {id, role, content}, got null'],
       [[1], 'messages[0] must be an object {id, role, content}'],
       [[{ role: 'user', content: '' }], 'messages[0].id must be a non-empty string'],
-      [[{ id: 'a', role: 'user', content: '' }, { id: 'a', role: 'user', content: '' }], 'messages[1].id "a" is used by an earlier message; ids must be unique'],
+      [
+        [
+          { id: 'a', role: 'user', content: '' },
+          { id: 'a', role: 'user', content: '' },
+        ],
+        'messages[1].id "a" is used by an earlier message; ids must be unique',
+      ],
       [[{ id: 'a', role: 'human', content: '' }], 'messages[0].role must be one of system, user, assistant, tool (got "human")'],
       [[{ id: 'a', role: 'user', content: 3 }], 'messages[0].content must be a string (got number)'],
       [[{ id: 'a', role: 'tool', content: '', toolName: 1 }], 'messages[0].toolName must be a string when present'],

@@ -16,16 +16,19 @@ function allPaths(n: number): number[][] {
 
 function bruteForce(em: Float64Array, p: ReturnType<typeof crfParams>, bias = 0) {
   const n = em.length / 2;
-  let best = -Infinity, bestPath: number[] = [];
+  let best = -Infinity,
+    bestPath: number[] = [];
   const scores = allPaths(n).map((path) => {
     const s = sequenceScore(em, p, path, bias);
-    if (s > best) { best = s; bestPath = path; }
+    if (s > best) {
+      best = s;
+      bestPath = path;
+    }
     return { path, s };
   });
   const m = Math.max(...scores.map((x) => x.s));
   const logZ = m + Math.log(scores.reduce((a, x) => a + Math.exp(x.s - m), 0));
-  const keep = Array.from({ length: n }, (_, t) =>
-    scores.filter((x) => x.path[t] === 1).reduce((a, x) => a + Math.exp(x.s - logZ), 0));
+  const keep = Array.from({ length: n }, (_, t) => scores.filter((x) => x.path[t] === 1).reduce((a, x) => a + Math.exp(x.s - logZ), 0));
   return { best, bestPath, logZ, keep };
 }
 
@@ -61,7 +64,10 @@ describe('linear-chain CRF', () => {
   it('stays finite with huge emissions (log-space)', () => {
     const n = 5000;
     const em = new Float64Array(2 * n);
-    for (let t = 0; t < n; t++) { em[2 * t] = (t % 2) * 1e4; em[2 * t + 1] = ((t + 1) % 2) * 1e4; }
+    for (let t = 0; t < n; t++) {
+      em[2 * t] = (t % 2) * 1e4;
+      em[2 * t + 1] = ((t + 1) % 2) * 1e4;
+    }
     const p = crfParams([5, -5, -5, 5]);
     const fb = marginals(em, p);
     expect(Number.isFinite(fb.logZ)).toBe(true);

@@ -28,8 +28,13 @@ describe('line features', () => {
     expect(f.data.every((v) => Number.isFinite(v))).toBe(true);
     // The line that matches the most query words ranks first.
     const bm = FEATURE_NAMES.indexOf('bm25_norm');
-    let best = -1, bestV = -1;
-    for (let t = 0; t < f.n; t++) if (f.data[t * f.f + bm] > bestV) { bestV = f.data[t * f.f + bm]; best = t; }
+    let best = -1,
+      bestV = -1;
+    for (let t = 0; t < f.n; t++)
+      if (f.data[t * f.f + bm] > bestV) {
+        bestV = f.data[t * f.f + bm];
+        best = t;
+      }
     expect(lines[best]).toMatch(/should_retry|TimeoutError|request/);
   });
 

@@ -3,7 +3,11 @@ import { semanticFeatures, semanticTerms, termKey, WordVectors } from '../../src
 
 /** crash = (1, 0), raise = (90, 90)/127, value = (0, 1); keys ascending as the model stores them. */
 function table(): WordVectors {
-  const rows = [['crash', [127, 0]], ['raise', [90, 90]], ['value', [0, 127]]] as const;
+  const rows = [
+    ['crash', [127, 0]],
+    ['raise', [90, 90]],
+    ['value', [0, 127]],
+  ] as const;
   const sorted = [...rows].sort((a, b) => termKey(a[0]) - termKey(b[0]));
   return new WordVectors(Uint32Array.from(sorted.map((r) => termKey(r[0]))), Int8Array.from(sorted.flatMap((r) => r[1])), 2);
 }
@@ -42,7 +46,12 @@ describe('semanticFeatures', () => {
     semanticFeatures(table(), 'the crash', ['raise ValueError', 'x = value', ''], out, 4, 0);
     const a = 90 / 127;
     // line 0: best cosine of "crash" with raise/value; centroid (a, a + 1) against (1, 0); file centroid (a, a + 2).
-    expect([...out.subarray(0, 4)].map((v) => +v.toFixed(5))).toEqual([+a.toFixed(5), 1, +(a / Math.hypot(a, a + 1)).toFixed(5), +(a / Math.hypot(a, a + 2)).toFixed(5)]);
+    expect([...out.subarray(0, 4)].map((v) => +v.toFixed(5))).toEqual([
+      +a.toFixed(5),
+      1,
+      +(a / Math.hypot(a, a + 1)).toFixed(5),
+      +(a / Math.hypot(a, a + 2)).toFixed(5),
+    ]);
     expect([...out.subarray(4, 8)].map((v) => +v.toFixed(5))).toEqual([0, 0, 0, +(a / Math.hypot(a, a + 2)).toFixed(5)]);
     expect([...out.subarray(8, 12)].map((v) => +v.toFixed(5))).toEqual([0, 0, 0, +(a / Math.hypot(a, a + 2)).toFixed(5)]);
   });

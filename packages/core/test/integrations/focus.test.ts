@@ -46,7 +46,11 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('elidedRanges', () => {
   it('lists the runs of lines not kept', () => {
-    expect(elidedRanges([1, 2, 5, 9], 10)).toEqual([[3, 4], [6, 8], [10, 10]]);
+    expect(elidedRanges([1, 2, 5, 9], 10)).toEqual([
+      [3, 4],
+      [6, 8],
+      [10, 10],
+    ]);
     expect(elidedRanges([], 3)).toEqual([[1, 3]]);
     expect(elidedRanges([1, 2, 3], 3)).toEqual([]);
   });
@@ -74,7 +78,9 @@ describe('withFocus', { timeout: 30_000 }, () => {
     const out = await read({ path: 'limiter.py', focus: 'how is the Retry-After header parsed?' });
     expect(seen).toEqual([{ path: 'limiter.py' }]);
     const [header, ...body] = out.split('\n');
-    expect(header).toMatch(/^\[ctxprune: kept \d+\/\d+ lines \(\d+ → \d+ tokens, scorer lexical\); elided \d+ lines: [\d, -]+; call again without focus to read them\]$/);
+    expect(header).toMatch(
+      /^\[ctxprune: kept \d+\/\d+ lines \(\d+ → \d+ tokens, scorer lexical\); elided \d+ lines: [\d, -]+; call again without focus to read them\]$/,
+    );
     expect(body.join('\n')).toContain('def parse_retry_after(value):');
     expect(body.join('\n')).not.toContain('logger.info("updated=%s"');
   });
@@ -83,7 +89,11 @@ describe('withFocus', { timeout: 30_000 }, () => {
     const focus = 'how is the Retry-After header parsed?';
     const bare = await withFocus(async () => SOURCE, { ratio: 3, header: false, fileName: () => 'limiter.py' })({ focus });
     const ranged = await withFocus(async () => SOURCE, { ratio: 3, header: false, fileName: () => 'limiter.py', elision: 'compact' })({ focus });
-    const markers = (t: string) => t.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('# …'));
+    const markers = (t: string) =>
+      t
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l.startsWith('# …'));
     expect(markers(bare).length).toBeGreaterThan(0);
     expect(new Set(markers(bare))).toEqual(new Set(['# …']));
     expect(markers(ranged).length).toBeGreaterThan(0);
@@ -102,7 +112,7 @@ describe('withFocus', { timeout: 30_000 }, () => {
     const out = await read({ path: 'blob.py', focus: 'anything' });
     const [note, ...rest] = out.split('\n');
     expect(note).toMatch(/^\[ctxprune: not pruned \(.+\); full output follows\]$/);
-    expect(rest.join('\n')).toBe((await readFile(join(dir, 'blob.py'), 'utf8')));
+    expect(rest.join('\n')).toBe(await readFile(join(dir, 'blob.py'), 'utf8'));
     const silent = withFocus(async () => 'x\u0000y', { header: false });
     expect(await silent({ focus: 'q' })).toBe('x\u0000y');
   });
@@ -138,7 +148,7 @@ describe('withFocus', { timeout: 30_000 }, () => {
     });
     // --- end of the example ---
     const args = readFileTool.inputSchema.parse({ path: 'limiter.py', focus: 'Retry-After parsing' });
-    const out = (await readFileTool.execute(args, { toolCallId: 'call-1', messages: [] }));
+    const out = await readFileTool.execute(args, { toolCallId: 'call-1', messages: [] });
     expect(out).toMatch(/^\[ctxprune: kept/);
     expect(out).toContain('def parse_retry_after(value):');
     expect(await readFileTool.execute(readFileTool.inputSchema.parse({ path: 'limiter.py' }), { toolCallId: 'call-2', messages: [] })).toBe(SOURCE);

@@ -3,19 +3,19 @@ import { rubricLabels } from '../../src/labels/rubric.js';
 import { analyze } from '../../src/syntax/index.js';
 
 const code = [
-  'import os',                         // 0
-  'from util import helper',           // 1
-  '',                                  // 2
-  'class Store:',                      // 3
-  '    def load(self, path):',         // 4
-  '        try:',                      // 5
-  '            data = helper(path)',   // 6
-  '        except OSError:',           // 7
-  '            data = None',           // 8
-  '        return data',               // 9
-  '',                                  // 10
-  '    def other(self):',              // 11
-  '        return os.getcwd()',        // 12
+  'import os', // 0
+  'from util import helper', // 1
+  '', // 2
+  'class Store:', // 3
+  '    def load(self, path):', // 4
+  '        try:', // 5
+  '            data = helper(path)', // 6
+  '        except OSError:', // 7
+  '            data = None', // 8
+  '        return data', // 9
+  '', // 10
+  '    def other(self):', // 11
+  '        return os.getcwd()', // 12
   '',
 ].join('\n');
 

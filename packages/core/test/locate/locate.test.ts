@@ -46,7 +46,10 @@ describe('locate on the fixture tree', () => {
     const r = await locateFiles('header value', ix, {
       rerankTop: 3,
       weights: { bm25: 0, mentioned: 0, pathTerms: 0, defines: 0, document: 1 },
-      documentScore: async (_q, texts) => { seen = texts.length; return texts.map((t) => (t.includes('parse_header_links') ? 1 : 0)); },
+      documentScore: async (_q, texts) => {
+        seen = texts.length;
+        return texts.map((t) => (t.includes('parse_header_links') ? 1 : 0));
+      },
     });
     expect(seen).toBe(3);
     expect(r.ranked[0]).toBe('web/utils.py');
@@ -60,14 +63,23 @@ describe('locate on the fixture tree', () => {
       if (unit.content.includes('def test_')) throw new Error('rate limited');
       const hit = unit.content.includes('parse_header_links');
       return {
-        no_context_action: 'search', with_context_action: hit ? 'edit parse_header_links' : 'search',
-        action_shift: hit ? 0.9 : 0.1, necessity: hit ? 0.9 : 0.1, expected_outcome_uplift: hit ? 0.8 : 0.1,
-        negative_transfer_risk: 0.1, reason: 'r', confidence: 0.9,
+        no_context_action: 'search',
+        with_context_action: hit ? 'edit parse_header_links' : 'search',
+        action_shift: hit ? 0.9 : 0.1,
+        necessity: hit ? 0.9 : 0.1,
+        expected_outcome_uplift: hit ? 0.8 : 0.1,
+        negative_transfer_risk: 0.1,
+        reason: 'r',
+        confidence: 0.9,
       };
     };
     const r = await locateFiles('Content-Length header', ix, {
       weights: { bm25: 0, mentioned: 0, pathTerms: 0, defines: 0, document: 1 },
-      documentScore: documentScoreFromJudge(judge, { onStats: (s) => { stats = s; } }),
+      documentScore: documentScoreFromJudge(judge, {
+        onStats: (s) => {
+          stats = s;
+        },
+      }),
     });
     expect(r.ranked[0]).toBe('web/utils.py');
     expect(stats).toMatchObject({ ok: 3, malformed: 1, threw: 1 });
@@ -92,17 +104,24 @@ describe('locate on the fixture tree', () => {
   it('ctxprune locate writes one JSON line per instance and prints the metrics', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ctxprune-locate-'));
     try {
-      const out: string[] = [], err: string[] = [];
+      const out: string[] = [],
+        err: string[] = [];
       const code = await main(['locate', '--instances', INSTANCES, '--pools', POOLS, '--out', join(dir, 'r.jsonl'), '--quiet'], {
-        out: (s) => out.push(s), err: (s) => err.push(s),
+        out: (s) => out.push(s),
+        err: (s) => err.push(s),
       });
       expect(code).toBe(0);
       expect(out.length).toBe(1);
       expect(out[0]).toMatch(/^instances 3 \(scored 3\): hit@1 1\.000 {2}MRR@10 1\.000 {2}\d+ ms\/instance/);
       expect(err).toEqual([`no tree for acme__web-4 under ${POOLS}`]);
-      const lines = (await readFile(join(dir, 'r.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+      const lines = (await readFile(join(dir, 'r.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       expect(lines.map((l) => [l.instance_id, l.ranked.length, l.ranked[0]])).toEqual([
-        ['acme__web-1', 5, 'web/models.py'], ['acme__web-2', 5, 'web/utils.py'], ['acme__web-3', 5, 'web/sessions.py'],
+        ['acme__web-1', 5, 'web/models.py'],
+        ['acme__web-2', 5, 'web/utils.py'],
+        ['acme__web-3', 5, 'web/sessions.py'],
       ]);
       expect(await main(['locate', '--pools', POOLS], { out: () => undefined, err: (s) => err.push(s) })).toBe(2);
     } finally {
@@ -119,7 +138,8 @@ describe('helpers', () => {
     expect(rankMetrics([], ['a'])).toEqual({ hit1: 0, rr: 0 });
   });
   it('isTestPath', () => {
-    for (const p of ['tests/test_x.py', 'src/pkg/test_api.py', 'testing/python/raises.py', 'conftest.py', 'pkg/foo_test.py', 'doc/conf.py']) expect(isTestPath(p)).toBe(true);
+    for (const p of ['tests/test_x.py', 'src/pkg/test_api.py', 'testing/python/raises.py', 'conftest.py', 'pkg/foo_test.py', 'doc/conf.py'])
+      expect(isTestPath(p)).toBe(true);
     for (const p of ['src/_pytest/python.py', 'requests/models.py', 'pylint/testutils/x.py']) expect(isTestPath(p)).toBe(false);
   });
   it('parseInstances rejects bad lines', () => {

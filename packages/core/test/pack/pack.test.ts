@@ -11,65 +11,76 @@ import { loadDefaultTokenCounter, type TokenCounter } from '../../src/text/token
 /** A small repository: a ledger with accounts, transfers, a rate limiter, and tests. */
 function repo(): Map<string, string> {
   const f = new Map<string, string>();
-  f.set('ledger/accounts.py', [
-    'from decimal import Decimal',
-    '',
-    '',
-    'class InsufficientFunds(Exception):',
-    '    pass',
-    '',
-    '',
-    'class Account:',
-    '    def __init__(self, owner, balance=Decimal("0")):',
-    '        self.owner = owner',
-    '        self.balance = balance',
-    '',
-    '    def deposit(self, amount):',
-    '        if amount <= 0:',
-    '            raise ValueError("deposit must be positive")',
-    '        self.balance += amount',
-    '',
-    '    def withdraw(self, amount):',
-    '        if amount > self.balance:',
-    '            raise InsufficientFunds(self.owner)',
-    '        self.balance -= amount',
-    ...Array.from({ length: 60 }, (_, i) => `\n    def report_${i}(self):\n        return f"{self.owner}: statement line ${i} {self.balance}"`),
-    '',
-  ].join('\n'));
-  f.set('ledger/transfer.py', [
-    'from ledger.accounts import Account, InsufficientFunds',
-    '',
-    '',
-    'def transfer(source: Account, target: Account, amount):',
-    '    """Move amount from source to target; both or neither change."""',
-    '    source.withdraw(amount)',
-    '    target.deposit(amount)',
-    '    return amount',
-    ...Array.from({ length: 40 }, (_, i) => `\n\ndef audit_${i}(entries):\n    return [e for e in entries if e.kind == "k${i}"]`),
-    '',
-  ].join('\n'));
-  f.set('ledger/limiter.py', [
-    'import time',
-    '',
-    '',
-    'class RateLimiter:',
-    '    def __init__(self, per_second):',
-    '        self.per_second = per_second',
-    '        self.last = 0.0',
-    '',
-    '    def retry_after(self, header):',
-    '        value = float(header)',
-    '        return value',
-    ...Array.from({ length: 50 }, (_, i) => `\n    def window_${i}(self):\n        return time.monotonic() - self.last + ${i}`),
-    '',
-  ].join('\n'));
+  f.set(
+    'ledger/accounts.py',
+    [
+      'from decimal import Decimal',
+      '',
+      '',
+      'class InsufficientFunds(Exception):',
+      '    pass',
+      '',
+      '',
+      'class Account:',
+      '    def __init__(self, owner, balance=Decimal("0")):',
+      '        self.owner = owner',
+      '        self.balance = balance',
+      '',
+      '    def deposit(self, amount):',
+      '        if amount <= 0:',
+      '            raise ValueError("deposit must be positive")',
+      '        self.balance += amount',
+      '',
+      '    def withdraw(self, amount):',
+      '        if amount > self.balance:',
+      '            raise InsufficientFunds(self.owner)',
+      '        self.balance -= amount',
+      ...Array.from({ length: 60 }, (_, i) => `\n    def report_${i}(self):\n        return f"{self.owner}: statement line ${i} {self.balance}"`),
+      '',
+    ].join('\n'),
+  );
+  f.set(
+    'ledger/transfer.py',
+    [
+      'from ledger.accounts import Account, InsufficientFunds',
+      '',
+      '',
+      'def transfer(source: Account, target: Account, amount):',
+      '    """Move amount from source to target; both or neither change."""',
+      '    source.withdraw(amount)',
+      '    target.deposit(amount)',
+      '    return amount',
+      ...Array.from({ length: 40 }, (_, i) => `\n\ndef audit_${i}(entries):\n    return [e for e in entries if e.kind == "k${i}"]`),
+      '',
+    ].join('\n'),
+  );
+  f.set(
+    'ledger/limiter.py',
+    [
+      'import time',
+      '',
+      '',
+      'class RateLimiter:',
+      '    def __init__(self, per_second):',
+      '        self.per_second = per_second',
+      '        self.last = 0.0',
+      '',
+      '    def retry_after(self, header):',
+      '        value = float(header)',
+      '        return value',
+      ...Array.from({ length: 50 }, (_, i) => `\n    def window_${i}(self):\n        return time.monotonic() - self.last + ${i}`),
+      '',
+    ].join('\n'),
+  );
   f.set('ledger/crlf.py', 'def crlf_helper():\r\n\treturn "tab\tand café"\r\n\r\nclass Withdrawal:\r\n    amount = 0\r\n');
   f.set('tests/test_transfer.py', 'from ledger.transfer import transfer\n\ndef test_transfer_overdraft():\n    transfer(None, None, 1)\n');
   return f;
 }
 
 let counter: TokenCounter;
-beforeAll(async () => { counter = await loadDefaultTokenCounter(); });
+beforeAll(async () => {
+  counter = await loadDefaultTokenCounter();
+});
 
 /** Every kept line of every block equals its input line (gutters stripped when numbered). */
 function expectByteIdentical(r: PackContextResult, files: Map<string, string>, numbered = false): void {
@@ -84,7 +95,10 @@ function expectByteIdentical(r: PackContextResult, files: Map<string, string>, n
       if (k < f.keptLines.length) {
         const want = lines[f.keptLines[k] - 1];
         const got = numbered ? out.replace(/^ *(\d+)\t/, (_m, n) => (Number(n) === f.keptLines[k] ? '' : '<wrong number>')) : out;
-        if (got === want) { k++; continue; }
+        if (got === want) {
+          k++;
+          continue;
+        }
         // Otherwise a marker: never a line of code.
         expect(out.trim().startsWith('#'), `${f.path}: ${JSON.stringify(out)}`).toBe(true);
       }
@@ -96,7 +110,11 @@ function expectByteIdentical(r: PackContextResult, files: Map<string, string>, n
 describe('packContext', { timeout: 60_000 }, () => {
   it('puts the file the task is about first, excludes tests, and keeps its lines verbatim', async () => {
     const files = repo();
-    const r = await packContext({ files, task: 'transfer() raises InsufficientFunds but the target was already credited; withdraw should run first', tokens: 600 });
+    const r = await packContext({
+      files,
+      task: 'transfer() raises InsufficientFunds but the target was already credited; withdraw should run first',
+      tokens: 600,
+    });
     expect(r.files[0].path).toBe('ledger/transfer.py');
     expect(r.files.map((f) => f.path)).not.toContain('tests/test_transfer.py');
     expect(r.stats.excludedFiles).toBe(1);
@@ -185,14 +203,29 @@ describe('packContext', { timeout: 60_000 }, () => {
   });
 
   it('definitionsOf reads Python and TypeScript definitions', () => {
-    expect(definitionsOf('a.py', ['class A(B):', '    async def run(self, x):', 'x = 1']).map((d) => [d.name, d.line, d.indent])).toEqual([['A', 1, 0], ['run', 2, 4]]);
-    expect(definitionsOf('a.ts', ['export async function go(a: number) {', 'export const LIMIT = 3;', 'class C {', '  private step(x: T): void {', '  if (x) {', '}']).map((d) => d.name)).toEqual(['go', 'LIMIT', 'C', 'step']);
+    expect(definitionsOf('a.py', ['class A(B):', '    async def run(self, x):', 'x = 1']).map((d) => [d.name, d.line, d.indent])).toEqual([
+      ['A', 1, 0],
+      ['run', 2, 4],
+    ]);
+    expect(
+      definitionsOf('a.ts', [
+        'export async function go(a: number) {',
+        'export const LIMIT = 3;',
+        'class C {',
+        '  private step(x: T): void {',
+        '  if (x) {',
+        '}',
+      ]).map((d) => d.name),
+    ).toEqual(['go', 'LIMIT', 'C', 'step']);
   });
 });
 
 describe('pack benchmark pieces', () => {
   it('whole files in order until the budget, the last one cut to the lines that fit', () => {
-    const files = [{ path: 'a.py', text: 'a = 1\nb = 2\n' }, { path: 'b.py', text: Array.from({ length: 50 }, (_, i) => `x${i} = ${i}`).join('\n') }];
+    const files = [
+      { path: 'a.py', text: 'a = 1\nb = 2\n' },
+      { path: 'b.py', text: Array.from({ length: 50 }, (_, i) => `x${i} = ${i}`).join('\n') },
+    ];
     const all = wholeFilesUntil(files, 10_000, counter);
     expect([...all.get('b.py')!].length).toBe(50);
     const cut = wholeFilesUntil(files, 40, counter);
@@ -200,29 +233,69 @@ describe('pack benchmark pieces', () => {
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.length).toBeLessThan(50);
     expect(kept).toEqual(kept.map((_, i) => i + 1));
-    expect(packRecall(cut, new Map([['a.py', [1, 2]], ['b.py', [1, 50]]]))).toBe(0.75);
+    expect(
+      packRecall(
+        cut,
+        new Map([
+          ['a.py', [1, 2]],
+          ['b.py', [1, 50]],
+        ]),
+      ),
+    ).toBe(0.75);
     expect(packRecall(new Map(), new Map())).toBe(1);
   });
 
   it('reference ranking: BM25 with path terms weighted', () => {
-    const files = new Map([['pkg/limiter.py', 'x = 1\n'], ['pkg/other.py', 'limiter = None\n']]);
+    const files = new Map([
+      ['pkg/limiter.py', 'x = 1\n'],
+      ['pkg/other.py', 'limiter = None\n'],
+    ]);
     expect(bm25PathOrder(files, 'limiter')[0]).toBe('pkg/limiter.py');
   });
 
   it('gold lines per instance from cases', () => {
     const g = goldFromCases('{"instance_id":"i","path":"a.py","gold_lines":[3,4]}\n\n{"instance_id":"i","path":"b.py","gold_lines":[1]}\n');
-    expect([...g.get('i')!]).toEqual([['a.py', [3, 4]], ['b.py', [1]]]);
+    expect([...g.get('i')!]).toEqual([
+      ['a.py', [3, 4]],
+      ['b.py', [1]],
+    ]);
   });
 });
 
 /** A 1,000-file repository: packages of modules with classes, functions and imports between them. */
 function bigRepo(root: string | null): Map<string, string> {
   const files = new Map<string, string>();
-  const words = ['alpha', 'bravo', 'cache', 'delta', 'event', 'frame', 'graph', 'house', 'index', 'jolt', 'kernel', 'layer', 'model', 'node', 'order', 'parse', 'queue', 'route', 'store', 'token'];
+  const words = [
+    'alpha',
+    'bravo',
+    'cache',
+    'delta',
+    'event',
+    'frame',
+    'graph',
+    'house',
+    'index',
+    'jolt',
+    'kernel',
+    'layer',
+    'model',
+    'node',
+    'order',
+    'parse',
+    'queue',
+    'route',
+    'store',
+    'token',
+  ];
   for (let i = 0; i < 1000; i++) {
     const pkg = `pkg${i % 25}`;
     const name = `${words[i % 20]}_${words[(i * 7) % 20]}_${i}`;
-    const lines = [`"""Module ${name}."""`, `from ${`pkg${(i + 1) % 25}`}.${words[(i + 1) % 20]}_${words[((i + 1) * 7) % 20]}_${i + 1} import helper_${i + 1}`, 'import os', ''];
+    const lines = [
+      `"""Module ${name}."""`,
+      `from ${`pkg${(i + 1) % 25}`}.${words[(i + 1) % 20]}_${words[((i + 1) * 7) % 20]}_${i + 1} import helper_${i + 1}`,
+      'import os',
+      '',
+    ];
     for (let c = 0; c < 4; c++) {
       lines.push('', `class ${words[(i + c) % 20][0].toUpperCase()}${words[(i + c) % 20].slice(1)}Handler${i}_${c}:`);
       for (let m = 0; m < 6; m++) {
@@ -230,7 +303,7 @@ function bigRepo(root: string | null): Map<string, string> {
         lines.push(`        value = helper_${i + 1}(${words[m]}) + len(os.sep)`);
         lines.push(`        if ${words[(m + 3) % 20]} is not None and value > ${m * 3 + c}:`);
         lines.push(`            return self.${words[(i + m + 1) % 20]}_${words[(c + m + 1) % 20]}_${(m + 1) % 6}(value, ${words[(m + 3) % 20]})`);
-        lines.push(`        return value * ${i % 7 + 1}`);
+        lines.push(`        return value * ${(i % 7) + 1}`);
         lines.push('');
       }
     }
@@ -261,7 +334,11 @@ describe('speed', () => {
     const { index, reused } = await loadPackIndex(root);
     expect(reused).toBe(true);
     const ms: number[] = [];
-    for (const task of ['route queue order: parse_store_3 ignores the frame argument', 'cache eviction in StoreHandler412_2 when delta is None', 'graph_index returns value * 3 instead of helper_88']) {
+    for (const task of [
+      'route queue order: parse_store_3 ignores the frame argument',
+      'cache eviction in StoreHandler412_2 when delta is None',
+      'graph_index returns value * 3 instead of helper_88',
+    ]) {
       const t1 = performance.now();
       const r = await packContext({ index, task, tokens: 8000 });
       ms.push(performance.now() - t1);
@@ -269,7 +346,9 @@ describe('speed', () => {
       expect(r.stats.indexMs).toBe(0);
     }
     ms.sort((a, b) => a - b);
-    console.log(`pack of 1,000 files (machine shared): first ${firstMs.toFixed(0)} ms (read + index ${first.stats.indexMs.toFixed(0)}, rank ${first.stats.rankMs.toFixed(0)}, prune ${first.stats.pruneMs.toFixed(0)} in ${first.stats.prunes} calls); next tasks ${ms.map((x) => x.toFixed(0)).join(', ')} ms`);
+    console.log(
+      `pack of 1,000 files (machine shared): first ${firstMs.toFixed(0)} ms (read + index ${first.stats.indexMs.toFixed(0)}, rank ${first.stats.rankMs.toFixed(0)}, prune ${first.stats.pruneMs.toFixed(0)} in ${first.stats.prunes} calls); next tasks ${ms.map((x) => x.toFixed(0)).join(', ')} ms`,
+    );
     expect(firstMs).toBeLessThan(5000);
     expect(ms[1]).toBeLessThan(1000);
   }, 60_000);
@@ -277,7 +356,8 @@ describe('speed', () => {
 
 describe('ctxprune pack', { timeout: 60_000 }, () => {
   const io = () => {
-    const out: string[] = [], err: string[] = [];
+    const out: string[] = [],
+      err: string[] = [];
     return { io: { out: (s: string) => out.push(s), err: (s: string) => err.push(s) }, out, err };
   };
   let dir: string;

@@ -65,8 +65,18 @@ describe('packByValue', () => {
     // `def b(): z = 3` kept. Adding `y` (with `def a():`) is priced at 8 against markers of 2;
     // the real marker for line 2 costs 10, so line 2 is shown instead (4) and the total, 20, is
     // over 19: the packer falls back to what it started from.
-    const start: Selection = { keep: Uint8Array.from([0, 0, 0, 1, 1]), reason: Uint8Array.from([0, 0, 0, Reason.Repair, Reason.Evidence]), estimatedTokens: 10, bias: 0 };
-    const s = packByValue(context([0, 0, 1, 0, 0], (m) => (m.includes('line 2') ? 10 : 2)), start, 19, new Map());
+    const start: Selection = {
+      keep: Uint8Array.from([0, 0, 0, 1, 1]),
+      reason: Uint8Array.from([0, 0, 0, Reason.Repair, Reason.Evidence]),
+      estimatedTokens: 10,
+      bias: 0,
+    };
+    const s = packByValue(
+      context([0, 0, 1, 0, 0], (m) => (m.includes('line 2') ? 10 : 2)),
+      start,
+      19,
+      new Map(),
+    );
     expect(kept(s)).toEqual([3, 4]);
     expect(s.estimatedTokens).toBe(10);
   });

@@ -5,18 +5,18 @@ import { analyze } from '../../src/syntax/index.js';
 import type { RubricEmissions } from '../../src/crf/rubrics.js';
 
 const SRC = [
-  'import time',                                           // 1
-  '',                                                      // 2
-  'def parse_retry(value):',                               // 3
-  '    seconds = int(value)',                              // 4
-  '    if seconds < 0:',                                   // 5
+  'import time', // 1
+  '', // 2
+  'def parse_retry(value):', // 3
+  '    seconds = int(value)', // 4
+  '    if seconds < 0:', // 5
   '        raise ValueError("Retry-After must not be negative: %s" % value)', // 6
-  '    log("Retry-After must not be negative here")',      // 7
-  '    return seconds',                                    // 8
-  '',                                                      // 9
-  'def acquire(limiter, blocking=True):',                  // 10
-  '    limiter.acquire(blocking=True)',                    // 11
-  '    return time.monotonic()',                           // 12
+  '    log("Retry-After must not be negative here")', // 7
+  '    return seconds', // 8
+  '', // 9
+  'def acquire(limiter, blocking=True):', // 10
+  '    limiter.acquire(blocking=True)', // 11
+  '    return time.monotonic()', // 12
   '',
 ].join('\n');
 
@@ -44,12 +44,18 @@ describe('clueStrengths', async () => {
 describe('withReportClues', () => {
   const n = 4;
   const heads = [new Float64Array([0, 1, 0, -1, 0, 1, 0, -1]), new Float64Array(2 * n)];
-  const r: RubricEmissions = { n, heads, gate: new Float64Array(2 * n), headCrfs: [], fusedCrf: { transitions: new Float64Array(4), start: new Float64Array(2), end: new Float64Array(2) } };
+  const r: RubricEmissions = {
+    n,
+    heads,
+    gate: new Float64Array(2 * n),
+    headCrfs: [],
+    fusedCrf: { transitions: new Float64Array(4), start: new Float64Array(2), end: new Float64Array(2) },
+  };
   it('returns the same emissions when the query points at nothing', async () => {
     const st = await analyze('a = 1\nb = 2\nc = 3\nd = 4', 'python');
     expect(withReportClues(r, 'nothing quoted in this query at all', ['a = 1', 'b = 2', 'c = 3', 'd = 4'], st)).toBe(r);
   });
-  it('adds weight × the spread of the semantic margins to a clued line\'s keep emission', async () => {
+  it("adds weight × the spread of the semantic margins to a clued line's keep emission", async () => {
     const lines = ['a = 1', 'raise KeyError("the missing key was not found")', 'c = 3', 'd = 4'];
     const st = await analyze(lines.join('\n'), 'python');
     const out = withReportClues(r, 'KeyError: the missing key was not found', lines, st, undefined, 1);

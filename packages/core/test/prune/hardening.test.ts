@@ -8,7 +8,17 @@ import { detectLanguage, parseLanguageName } from '../../src/syntax/index.js';
 import { grammarFileFor } from '../../src/syntax/languages.js';
 import { grammarTable } from '../../src/syntax/grammars.js';
 
-const PY = ['import os', '', 'def read(path):', '    with open(path) as f:', '        return f.read()', '', 'def size(path):', '    return os.path.getsize(path)', ''].join('\n');
+const PY = [
+  'import os',
+  '',
+  'def read(path):',
+  '    with open(path) as f:',
+  '        return f.read()',
+  '',
+  'def size(path):',
+  '    return os.path.getsize(path)',
+  '',
+].join('\n');
 
 describe("Object.prototype's names are not languages, scorers or extensions (#16 item 9)", { timeout: 60_000 }, () => {
   const names = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
@@ -28,7 +38,10 @@ describe("Object.prototype's names are not languages, scorers or extensions (#16
     }
     const byName = await prune('a b c\nd e f\n', { query: 'a', ratio: 1, fileName: 'a.constructor' });
     expect(byName.stats.language).toBeNull();
-    expect(byName.stats.degraded).toContainEqual({ code: 'LANGUAGE_NOT_DETECTED', message: 'language not detected: pruned line by line without syntax repair' });
+    expect(byName.stats.degraded).toContainEqual({
+      code: 'LANGUAGE_NOT_DETECTED',
+      message: 'language not detected: pruned line by line without syntax repair',
+    });
   });
   it('resolveScorer and the table getters give typed errors', async () => {
     for (const n of names) {
@@ -49,7 +62,10 @@ describe('scorer names passed to prune (#16 item 14)', { timeout: 60_000 }, () =
     if (auto.stats.scorer === 'lexical') expect(auto.stats.fallbackReason).toMatch(/^neural unavailable/);
   }, 60_000);
   it('an unknown name or a non-scorer object is INVALID_OPTION', async () => {
-    await expect(prune(PY, { query: 'x', scorer: 'bm25' })).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining('unknown scorer "bm25"') });
+    await expect(prune(PY, { query: 'x', scorer: 'bm25' })).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message: expect.stringContaining('unknown scorer "bm25"'),
+    });
     await expect(prune(PY, { query: 'x', scorer: 'constructor' })).rejects.toMatchObject({ code: 'INVALID_OPTION' });
     await expect(prune(PY, { query: 'x', scorer: {} as never })).rejects.toMatchObject({ code: 'INVALID_OPTION' });
     await expect(prune(PY, { query: 'x', scorer: 42 as never })).rejects.toMatchObject({ code: 'INVALID_OPTION' });
@@ -63,7 +79,9 @@ describe('abort during a long prune (#16 item 5)', { timeout: 120_000 }, () => {
     for (let i = 0; parts.join('').length < 1_000_000; i++) {
       const chunk: string[] = [];
       for (let k = 0; k < 50; k++, i++) {
-        chunk.push(`class Handler${i}:\n    """Handles case ${i}."""\n\n    def __init__(self, value_${i}):\n        self.value = value_${i}\n        self.count = ${i}\n\n    def run(self, items):\n        total = 0\n        for item in items:\n            if item > ${i}:\n                total += item * self.count\n        return total + len(os.environ)\n\n\n`);
+        chunk.push(
+          `class Handler${i}:\n    """Handles case ${i}."""\n\n    def __init__(self, value_${i}):\n        self.value = value_${i}\n        self.count = ${i}\n\n    def run(self, items):\n        total = 0\n        for item in items:\n            if item > ${i}:\n                total += item * self.count\n        return total + len(os.environ)\n\n\n`,
+        );
       }
       parts.push(chunk.join(''));
     }
@@ -89,7 +107,9 @@ describe('abort during a long prune (#16 item 5)', { timeout: 120_000 }, () => {
         if (++reads === k) setImmediate(() => ac.abort());
         return ac.signal.aborted;
       },
-      get reason() { return ac.signal.reason as unknown; },
+      get reason() {
+        return ac.signal.reason as unknown;
+      },
       throwIfAborted: () => ac.signal.throwIfAborted(),
       addEventListener: ac.signal.addEventListener.bind(ac.signal),
       removeEventListener: ac.signal.removeEventListener.bind(ac.signal),
@@ -111,7 +131,10 @@ describe('abort during a long prune (#16 item 5)', { timeout: 120_000 }, () => {
     // the ~10 ms between two yields): each one is honoured, with the typed error.
     for (const at of [0.02, 0.2, 0.4, 0.6, 0.8]) {
       const { signal } = abortAtRead(Math.max(1, Math.round(at * total)));
-      const err = await prune(big, { ...opts, signal }).then(() => null, (e: unknown) => e);
+      const err = await prune(big, { ...opts, signal }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err, `abort at ${at} of the checks`).toBeInstanceOf(CtxpruneError);
       expect((err as CtxpruneError).code).toBe('ABORTED');
     }
@@ -146,14 +169,23 @@ describe('abort during a long prune (#16 item 5)', { timeout: 120_000 }, () => {
     // Asked for half way through the syntax stage: the scorer never starts.
     const a = abortAtRead(Math.round(p.seen.start / 2));
     const q = spy(a.reads);
-    const err = await prune(big, { ...opts, signal: a.signal, scorer: q.scorer }).then(() => null, (e: unknown) => e);
+    const err = await prune(big, { ...opts, signal: a.signal, scorer: q.scorer }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((err as CtxpruneError | null)?.code).toBe('ABORTED');
     expect(q.seen.start).toBe(-1);
 
     // Asked for as scoring starts: scoring (hundreds of ms on 1 MB) never finishes.
     const ac = new AbortController();
-    const r = spy(() => 0, () => setImmediate(() => ac.abort()));
-    const err2 = await prune(big, { ...opts, signal: ac.signal, scorer: r.scorer }).then(() => null, (e: unknown) => e);
+    const r = spy(
+      () => 0,
+      () => setImmediate(() => ac.abort()),
+    );
+    const err2 = await prune(big, { ...opts, signal: ac.signal, scorer: r.scorer }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((err2 as CtxpruneError | null)?.code).toBe('ABORTED');
     expect(r.seen.start).toBe(0);
     expect(r.seen.end).toBe(-1);
@@ -162,7 +194,10 @@ describe('abort during a long prune (#16 item 5)', { timeout: 120_000 }, () => {
   it('a real AbortController fired by a timer during a 1 MB prune rejects with ABORTED', async () => {
     const ac = new AbortController();
     const timer = setTimeout(() => ac.abort(), 50);
-    const err = await prune(big, { query: 'count of items', ratio: 8, fileName: 'big.py', signal: ac.signal }).then(() => null, (e: unknown) => e);
+    const err = await prune(big, { query: 'count of items', ratio: 8, fileName: 'big.py', signal: ac.signal }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     clearTimeout(timer);
     expect(err).toBeInstanceOf(CtxpruneError);
     expect((err as CtxpruneError).code).toBe('ABORTED');
@@ -193,7 +228,10 @@ describe('work run as steps gives the result of the work run in one go', () => {
     let counted = 0;
     const steps = countSteps(counter, text);
     for (let r = steps.next(); ; r = steps.next()) {
-      if (r.done) { counted = r.value; break; }
+      if (r.done) {
+        counted = r.value;
+        break;
+      }
       await pause();
     }
     expect(counted).toBe(sync.total);
@@ -213,7 +251,10 @@ describe('the sliced parse and the yielding analysis give the synchronous result
     const { splitLines } = await import('../../src/text/lines.js');
     const dirs = ['../fixtures/samples/', '../fixtures/syntax/'].map((d) => fileURLToPath(new URL(d, import.meta.url)));
     const files = dirs.flatMap((d) => readdirSync(d).map((f) => [f, readFileSync(d + f, 'utf8')] as const));
-    const decorated = Array.from({ length: 40 }, (_, i) => `@Component({ id: ${i} })\n@Other()\nexport class C${i} {\n  @Input() x${i} = ${i};\n  run() { return this.x${i}; }\n}\n`).join('\n');
+    const decorated = Array.from(
+      { length: 40 },
+      (_, i) => `@Component({ id: ${i} })\n@Other()\nexport class C${i} {\n  @Input() x${i} = ${i};\n  run() { return this.x${i}; }\n}\n`,
+    ).join('\n');
     files.push(['decorated.ts', decorated]);
     let compared = 0;
     for (const [name, text] of files) {
@@ -221,11 +262,15 @@ describe('the sliced parse and the yielding analysis give the synchronous result
       if (!lang) continue;
       const lines = splitLines(text);
       const a = await parse(lang, text);
-      const b = await parse(lang, text, async () => { await new Promise((r) => setImmediate(r)); });
+      const b = await parse(lang, text, async () => {
+        await new Promise((r) => setImmediate(r));
+      });
       try {
         expect(b.rootNode.toString(), name).toBe(a.rootNode.toString());
         const sync = analyzeTree(a, lang, lines.length, lines);
-        const async_ = await analyzeTreeAsync(b, lang, lines.length, lines, async () => { await new Promise((r) => setImmediate(r)); });
+        const async_ = await analyzeTreeAsync(b, lang, lines.length, lines, async () => {
+          await new Promise((r) => setImmediate(r));
+        });
         expect(async_, name).toEqual(sync);
         compared++;
       } finally {
@@ -238,30 +283,50 @@ describe('the sliced parse and the yielding analysis give the synchronous result
 });
 
 describe('the budget fit pauses between its decoding passes', () => {
-  it('fitBudgetAsync gives fitBudget\'s result, and a pause that throws stops it', async () => {
+  it("fitBudgetAsync gives fitBudget's result, and a pause that throws stops it", async () => {
     const { crfParams } = await import('../../src/crf/chain.js');
     const { fitBudget, fitBudgetAsync } = await import('../../src/prune/budget.js');
     const { buildRepairIndex } = await import('../../src/prune/repair.js');
     const { LineKind: K } = await import('../../src/syntax/types.js');
     const { handStructure } = await import('./structure-fixture.js');
     const LINES = ['def a():', '    x = 1', '    y = 2', 'def b():', '    z = 3'];
-    const st = handStructure(5, { kind: [K.DefHeader, K.Code, K.Code, K.DefHeader, K.Code], parent: [-1, 0, 0, -1, 3], blockEnd: { 0: 2, 3: 4 }, firstBodyLine: { 0: 1, 3: 4 } });
+    const st = handStructure(5, {
+      kind: [K.DefHeader, K.Code, K.Code, K.DefHeader, K.Code],
+      parent: [-1, 0, 0, -1, 3],
+      blockEnd: { 0: 2, 3: 4 },
+      firstBodyLine: { 0: 1, 3: 4 },
+    });
     const ctx = () => ({
-      lines: LINES, structure: st, fused: Float64Array.from([0, 1, 0, 2, 0, -1, 0, 0.5, 0, 3]), fusedCrf: crfParams([0, 0, 0, 0]),
-      value: Float64Array.from([1, 2, -1, 0.5, 3]), evidenceLed: new Uint8Array(5).fill(1), costs: new Float64Array(5).fill(4),
-      counter: { name: 'words', count: (t: string) => t.split(/\s+/).filter(Boolean).length }, commentPrefix: '#', cr: '', elision: 'compact' as const,
+      lines: LINES,
+      structure: st,
+      fused: Float64Array.from([0, 1, 0, 2, 0, -1, 0, 0.5, 0, 3]),
+      fusedCrf: crfParams([0, 0, 0, 0]),
+      value: Float64Array.from([1, 2, -1, 0.5, 3]),
+      evidenceLed: new Uint8Array(5).fill(1),
+      costs: new Float64Array(5).fill(4),
+      counter: { name: 'words', count: (t: string) => t.split(/\s+/).filter(Boolean).length },
+      commentPrefix: '#',
+      cr: '',
+      elision: 'compact' as const,
       repair: { syntactic: true, dependencies: true, language: 'python' as const, maxWholeSpan: 8, wholeSpans: null },
-      repairIndex: buildRepairIndex(st, LINES, 'python'), units: new Map(),
+      repairIndex: buildRepairIndex(st, LINES, 'python'),
+      units: new Map(),
     });
     for (const budget of [3, 6, 9, 14, 40]) {
       let pauses = 0;
       const a = fitBudget(ctx(), budget, new Map());
-      const b = await fitBudgetAsync(ctx(), budget, new Map(), async () => { pauses++; });
+      const b = await fitBudgetAsync(ctx(), budget, new Map(), async () => {
+        pauses++;
+      });
       expect(b, `budget ${budget}`).toEqual(a);
       expect(pauses).toBeGreaterThan(0);
     }
     let n = 0;
-    await expect(fitBudgetAsync(ctx(), 9, new Map(), async () => { if (++n === 2) throw new CtxpruneError('ABORTED', 'stop'); })).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(
+      fitBudgetAsync(ctx(), 9, new Map(), async () => {
+        if (++n === 2) throw new CtxpruneError('ABORTED', 'stop');
+      }),
+    ).rejects.toMatchObject({ code: 'ABORTED' });
     expect(n).toBe(2);
   });
 });

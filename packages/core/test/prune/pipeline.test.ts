@@ -183,15 +183,23 @@ describe('elision style', () => {
     expect(r.text).toMatch(/\/\/ … \d+ lines omitted \(\d+–\d+\)/);
   });
   it('an unknown style is a typed error', async () => {
-    await expect(prune(text(), { query: 'x', ratio: 4, fileName: 'server.go', tokenCounter: counter, elision: 'tiny' as ElisionStyle }))
-      .rejects.toMatchObject({ code: 'INVALID_OPTION' });
+    await expect(prune(text(), { query: 'x', ratio: 4, fileName: 'server.go', tokenCounter: counter, elision: 'tiny' as ElisionStyle })).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+    });
   });
 });
 
 describe('byte identity', () => {
   it('preserves CRLF, tabs and non-ASCII in kept lines', async () => {
-    const src = ['def greet(name):\r', '\t"""Grüß dich — 你好 👋"""\r', '\tprint(f"héllo {name}")\r', '\treturn name\r', '\r',
-      ...Array.from({ length: 40 }, (_, i) => `def other_${i}(x):\r\n\treturn x * ${i}\r`), ''].join('\n');
+    const src = [
+      'def greet(name):\r',
+      '\t"""Grüß dich — 你好 👋"""\r',
+      '\tprint(f"héllo {name}")\r',
+      '\treturn name\r',
+      '\r',
+      ...Array.from({ length: 40 }, (_, i) => `def other_${i}(x):\r\n\treturn x * ${i}\r`),
+      '',
+    ].join('\n');
     const r = await prune(src, { query: 'greet prints héllo', ratio: 4, language: 'python', tokenCounter: counter });
     expectFaithful(src, r);
     expect(r.text).toContain('\t"""Grüß dich — 你好 👋"""\r\n');

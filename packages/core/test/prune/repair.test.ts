@@ -15,7 +15,17 @@ import { handStructure } from './structure-fixture.js';
 // 6         except OSError:
 // 7             x = None
 // 8         return x
-const PY_LINES = ['import os', '', 'class A:', '    def f(self):', '        try:', '            x = os.getcwd()', '        except OSError:', '            x = None', '        return x'];
+const PY_LINES = [
+  'import os',
+  '',
+  'class A:',
+  '    def f(self):',
+  '        try:',
+  '            x = os.getcwd()',
+  '        except OSError:',
+  '            x = None',
+  '        return x',
+];
 const py = handStructure(9, {
   kind: [K.Import, K.Blank, K.DefHeader, K.DefHeader, K.ControlHeader, K.Code, K.Clause, K.Code, K.Code],
   parent: [-1, -1, -1, 2, 3, 4, 3, 6, 3],
@@ -33,7 +43,10 @@ function options(language: LanguageId, over: Partial<RepairOptions> = {}): Repai
 function run(keepLines: number[], opts: { syntactic?: boolean; dependencies?: boolean } = {}) {
   const keep = new Uint8Array(py.lineCount);
   const reason = new Uint8Array(py.lineCount);
-  for (const l of keepLines) { keep[l] = 1; reason[l] = Reason.Evidence; }
+  for (const l of keepLines) {
+    keep[l] = 1;
+    reason[l] = Reason.Evidence;
+  }
   repairKeepSet(keep, reason, py, options('python', opts), buildRepairIndex(py, PY_LINES, 'python'));
   return { kept: [...keep].flatMap((k, i) => (k ? [i] : [])), reason: Array.from(reason) };
 }
@@ -45,7 +58,7 @@ describe('AST-aware repair', () => {
     expect(r.reason).toEqual([Reason.Dependency, 0, Reason.Repair, Reason.Repair, Reason.Repair, Reason.Evidence, Reason.Repair, Reason.Repair, 0]);
   });
 
-  it('a kept clause pulls its compound statement header and that header\'s body', () => {
+  it("a kept clause pulls its compound statement header and that header's body", () => {
     expect(run([7]).kept).toEqual([2, 3, 4, 5, 6, 7]);
   });
 
@@ -57,7 +70,7 @@ describe('AST-aware repair', () => {
     expect(run([5], { syntactic: false }).kept).toEqual([0, 5]);
   });
 
-  it('a definition an evidence line uses is the dependency rubric\'s call, not repair\'s', () => {
+  it("a definition an evidence line uses is the dependency rubric's call, not repair's", () => {
     const uses = handStructure(9, {
       kind: [K.Import, K.Blank, K.DefHeader, K.DefHeader, K.ControlHeader, K.Code, K.Clause, K.Code, K.Code],
       parent: [-1, -1, -1, 2, 3, 4, 3, 6, 3],
@@ -65,7 +78,8 @@ describe('AST-aware repair', () => {
     });
     const keep = new Uint8Array(9);
     const reason = new Uint8Array(9);
-    keep[5] = 1; reason[5] = Reason.Evidence;
+    keep[5] = 1;
+    reason[5] = Reason.Evidence;
     repairKeepSet(keep, reason, uses, options('python', { syntactic: false }), buildRepairIndex(uses, PY_LINES, 'python'));
     expect([...keep].flatMap((k, i) => (k ? [i] : []))).toEqual([0, 5]);
   });
@@ -87,7 +101,8 @@ describe('AST-aware repair', () => {
     });
     const keep = new Uint8Array(7);
     const reason = new Uint8Array(7);
-    keep[6] = 1; reason[6] = Reason.Evidence;
+    keep[6] = 1;
+    reason[6] = Reason.Evidence;
     repairKeepSet(keep, reason, ts, options('typescript'), buildRepairIndex(ts, [], 'typescript'));
     expect(Array.from(keep)).toEqual([1, 0, 0, 1, 0, 1, 1]);
     expect(Array.from(reason)).toEqual([Reason.Repair, 0, 0, Reason.Dependency, 0, Reason.Repair, Reason.Evidence]);
@@ -107,11 +122,15 @@ describe('AST-aware repair', () => {
     });
     const keep = new Uint8Array(6);
     const reason = new Uint8Array(6);
-    keep[0] = 1; reason[0] = Reason.Evidence;
+    keep[0] = 1;
+    reason[0] = Reason.Evidence;
     repairKeepSet(keep, reason, py5, options('python'), buildRepairIndex(py5, [], 'python'));
     expect(Array.from(keep)).toEqual([1, 1, 0, 0, 0, 1]);
-    keep.fill(0); reason.fill(0);
-    keep[0] = 1; keep[3] = 1; reason[0] = reason[3] = Reason.Evidence;
+    keep.fill(0);
+    reason.fill(0);
+    keep[0] = 1;
+    keep[3] = 1;
+    reason[0] = reason[3] = Reason.Evidence;
     repairKeepSet(keep, reason, py5, options('python'), buildRepairIndex(py5, [], 'python'));
     expect(Array.from(keep)).toEqual([1, 0, 0, 1, 0, 1]);
   });
@@ -134,7 +153,8 @@ describe('AST-aware repair', () => {
       });
       const keep = new Uint8Array(n);
       const reason = new Uint8Array(n);
-      keep[2] = 1; reason[2] = Reason.Evidence;
+      keep[2] = 1;
+      reason[2] = Reason.Evidence;
       repairKeepSet(keep, reason, st, options('python', over), buildRepairIndex(st, [], 'python'));
       return { kept: [...keep].flatMap((k, i) => (k ? [i] : [])), reason: Array.from(reason) };
     };
@@ -163,14 +183,18 @@ describe('AST-aware repair', () => {
     const ts = handStructure(7, {
       kind: [K.DefHeader, K.DefHeader, K.ControlHeader, K.Code, K.Code, K.Closer, K.Closer],
       parent: [-1, -1, 0, 2, 2, 2, 0],
-      spans: [[0, 1], [3, 4]],
+      spans: [
+        [0, 1],
+        [3, 4],
+      ],
       blockEnd: { 0: 6, 1: 6, 2: 5 },
       closer: { 0: 6, 1: 6, 2: 5 },
       language: 'typescript',
     });
     const keep = new Uint8Array(7);
     const reason = new Uint8Array(7);
-    keep[4] = 1; reason[4] = Reason.Evidence;
+    keep[4] = 1;
+    reason[4] = Reason.Evidence;
     repairKeepSet(keep, reason, ts, options('typescript'), buildRepairIndex(ts, [], 'typescript'));
     expect(Array.from(keep)).toEqual([1, 1, 1, 1, 1, 1, 1]);
   });

@@ -23,7 +23,11 @@ export function handStructure(
   };
   const spanStart = Int32Array.from({ length: lines }, (_, i) => i);
   const spanEnd = Int32Array.from({ length: lines }, (_, i) => i);
-  for (const [a, b] of spec.spans ?? []) for (let i = a; i <= b; i++) { spanStart[i] = a; spanEnd[i] = b; }
+  for (const [a, b] of spec.spans ?? [])
+    for (let i = a; i <= b; i++) {
+      spanStart[i] = a;
+      spanEnd[i] = b;
+    }
   const useOffsets = new Int32Array(lines + 1);
   const targets: number[] = [];
   for (let i = 0; i < lines; i++) {

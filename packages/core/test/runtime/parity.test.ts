@@ -7,7 +7,14 @@ import { FEATURE_COUNT, FEATURE_VERSION } from '../../src/features/lines.js';
 
 const modelPath = fileURLToPath(new URL('../../../../models/ctxprune-lamr.onnx', import.meta.url));
 const ref = JSON.parse(readFileSync(new URL('./fixtures/torch-outputs.json', import.meta.url), 'utf8')) as {
-  n: number; f: number; semantic: number[]; dependency: number[]; gate: number[]; doc: number; crf: number[]; info: number[];
+  n: number;
+  f: number;
+  semantic: number[];
+  dependency: number[];
+  gate: number[];
+  doc: number;
+  crf: number[];
+  info: number[];
 };
 const buf = readFileSync(new URL('../features/fixtures/features.f32', import.meta.url));
 const features = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));

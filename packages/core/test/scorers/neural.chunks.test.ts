@@ -6,7 +6,12 @@ describe('neural scorer chunking', () => {
     expect(planChunks(100, 4096, 128)).toEqual([{ start: 0, end: 100, keepFrom: 0, keepTo: 100 }]);
   });
   it('overlapping chunks own every line exactly once, away from chunk edges', () => {
-    for (const [n, w, ov] of [[10_000, 4096, 128], [4097, 4096, 128], [50_000, 2048, 256], [300, 100, 40]]) {
+    for (const [n, w, ov] of [
+      [10_000, 4096, 128],
+      [4097, 4096, 128],
+      [50_000, 2048, 256],
+      [300, 100, 40],
+    ]) {
       const cs = planChunks(n, w, ov);
       let next = 0;
       for (const c of cs) {

@@ -11,7 +11,9 @@ import { approximateCounter } from '../../src/text/tokens.js';
 
 const modelPath = fileURLToPath(new URL('../../../../models/ctxprune-lamr.onnx', import.meta.url));
 const fixture = JSON.parse(readFileSync(new URL('../features/fixtures/case.json', import.meta.url), 'utf8')) as {
-  query: string; source: string; gold_lines: number[];
+  query: string;
+  source: string;
+  gold_lines: number[];
 };
 
 // The model is committed (models/): a checkout without it fails here rather than skipping.

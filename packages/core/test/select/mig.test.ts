@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import {
-  allocateBudget, greedyMig, migScore, packByRelevance, packMig, redundancy, scoreGroups, setSimilarity,
-} from '../../src/select/mig.js';
+import { allocateBudget, greedyMig, migScore, packByRelevance, packMig, redundancy, scoreGroups, setSimilarity } from '../../src/select/mig.js';
 import { shingleSets, termVectors } from '../../src/select/similarity.js';
 import type { SelectUnit, Similarity } from '../../src/select/types.js';
 
 /** Toy similarity from a table; 0 for pairs not listed, 1 on the diagonal. */
 function table(pairs: Record<string, number>): Similarity {
-  return (a, b) => (a.id === b.id ? 1 : pairs[`${a.id}|${b.id}`] ?? pairs[`${b.id}|${a.id}`] ?? 0);
+  return (a, b) => (a.id === b.id ? 1 : (pairs[`${a.id}|${b.id}`] ?? pairs[`${b.id}|${a.id}`] ?? 0));
 }
 
 const u = (id: string, relevance: number, tokens = 10, group = 'g'): SelectUnit => ({ id, tokens, relevance, group });
 
 describe('MIG on a toy example', () => {
-  const a = u('a', 0.9), b = u('b', 0.8), c = u('c', 0.5);
+  const a = u('a', 0.9),
+    b = u('b', 0.8),
+    c = u('c', 0.5);
   const sim = table({ 'a|b': 0.9, 'a|c': 0.1, 'b|c': 0.2 });
 
   it('MIG = relevance − redundancy, redundancy = max similarity to the selected set', () => {
@@ -56,28 +56,53 @@ describe('MIG on a toy example', () => {
 
 describe('coarse stage: group scores and allocation', () => {
   it('allocation sums to the budget, equal MIG splits evenly', () => {
-    const m = allocateBudget([{ group: 'x', tokens: 100, mig: 0.5 }, { group: 'y', tokens: 100, mig: 0.5 }], 60);
+    const m = allocateBudget(
+      [
+        { group: 'x', tokens: 100, mig: 0.5 },
+        { group: 'y', tokens: 100, mig: 0.5 },
+      ],
+      60,
+    );
     expect(m.get('x')).toBe(30);
     expect(m.get('y')).toBe(30);
   });
 
   it('softmax over MIG / temperature, integer shares by largest remainder', () => {
     // weights exp(0) = 1 and exp(−0.1·ln 3 / 0.1) = 1/3 → 75 % / 25 %
-    const m = allocateBudget([{ group: 'x', tokens: 1000, mig: Math.log(3) * 0.1 }, { group: 'y', tokens: 1000, mig: 0 }], 101, 0.1);
+    const m = allocateBudget(
+      [
+        { group: 'x', tokens: 1000, mig: Math.log(3) * 0.1 },
+        { group: 'y', tokens: 1000, mig: 0 },
+      ],
+      101,
+      0.1,
+    );
     expect(m.get('x')! + m.get('y')!).toBe(101);
     expect(m.get('x')).toBe(76); // 75.75 → 76
     expect(m.get('y')).toBe(25); // 25.25 → 25
   });
 
   it('water-fills: a capped group gives its excess to the others; never more than the groups hold', () => {
-    const m = allocateBudget([
-      { group: 'small', tokens: 10, mig: 1 }, { group: 'big', tokens: 100, mig: 1 }, { group: 'low', tokens: 100, mig: 0 },
-    ], 60, 1);
+    const m = allocateBudget(
+      [
+        { group: 'small', tokens: 10, mig: 1 },
+        { group: 'big', tokens: 100, mig: 1 },
+        { group: 'low', tokens: 100, mig: 0 },
+      ],
+      60,
+      1,
+    );
     const w = Math.exp(-1); // low's weight relative to big's
     expect(m.get('small')).toBe(10);
     expect(m.get('big')! + m.get('low')!).toBe(50);
     expect(m.get('big')).toBe(Math.round((50 * 1) / (1 + w)));
-    const all = allocateBudget([{ group: 'a', tokens: 7, mig: 0 }, { group: 'b', tokens: 5, mig: 0 }], 100);
+    const all = allocateBudget(
+      [
+        { group: 'a', tokens: 7, mig: 0 },
+        { group: 'b', tokens: 5, mig: 0 },
+      ],
+      100,
+    );
     expect([all.get('a'), all.get('b')]).toEqual([7, 5]);
   });
 
@@ -97,10 +122,7 @@ describe('coarse stage: group scores and allocation', () => {
   });
 
   it('packMig: allocations sum to the budget, selection never exceeds it, leftover goes to the fill', () => {
-    const units = [
-      u('a1', 1, 10, 'A'), u('a2', 0.9, 10, 'A'), u('a3', 0.8, 10, 'A'),
-      u('b1', 0.2, 10, 'B'), u('b2', 0.1, 10, 'B'),
-    ];
+    const units = [u('a1', 1, 10, 'A'), u('a2', 0.9, 10, 'A'), u('a3', 0.8, 10, 'A'), u('b1', 0.2, 10, 'B'), u('b2', 0.1, 10, 'B')];
     const sim = table({});
     const r = packMig(units, 35, sim, { temperature: 0.1, roundUp: 0 });
     expect(r.groups.reduce((s, g) => s + g.allocation, 0)).toBe(35);
@@ -111,7 +133,10 @@ describe('coarse stage: group scores and allocation', () => {
     // A gets 28 (two 10-token units fit, 8 left), B gets 12 (b1 fits, 2 left): the fill takes a3.
     const v = [u('a1', 1, 10, 'A'), u('a2', 0.9, 10, 'A'), u('a3', 0.8, 10, 'A'), u('b1', 1 - Math.log(7 / 3), 10, 'B'), u('b2', 0, 10, 'B')];
     const r2 = packMig(v, 40, sim, { temperature: 1, groupRelevance: 'max', roundUp: 0 });
-    expect(r2.groups.map((g) => [g.group, g.allocation])).toEqual([['A', 28], ['B', 12]]);
+    expect(r2.groups.map((g) => [g.group, g.allocation])).toEqual([
+      ['A', 28],
+      ['B', 12],
+    ]);
     expect(r2.selected).toEqual(['a1', 'a2', 'b1', 'a3']);
     expect(r2.fill).toBe(10);
     expect(r2.used).toBe(40);
@@ -119,7 +144,10 @@ describe('coarse stage: group scores and allocation', () => {
     const r3 = packMig(v, 40, sim, { temperature: 1, groupRelevance: 'max' });
     expect(r3.selected).toEqual(['a1', 'a2', 'a3', 'b1']);
     expect(r3.fill).toBe(0);
-    expect(r3.groups.map((g) => [g.group, g.allocation, g.used])).toEqual([['A', 28, 30], ['B', 12, 10]]);
+    expect(r3.groups.map((g) => [g.group, g.allocation, g.used])).toEqual([
+      ['A', 28, 30],
+      ['B', 12, 10],
+    ]);
   });
 });
 
@@ -146,8 +174,13 @@ describe('shingleSets', () => {
   });
 
   it('packMig never starves the best unit: a left-out unit replaces lower-MIG ones when that makes it fit', () => {
-    const u = (id: string, group: string, tokens: number, relevance: number, after?: string): SelectUnit =>
-      ({ id, group, tokens, relevance, ...(after ? { after } : {}) });
+    const u = (id: string, group: string, tokens: number, relevance: number, after?: string): SelectUnit => ({
+      id,
+      group,
+      tokens,
+      relevance,
+      ...(after ? { after } : {}),
+    });
     const units = [u('best', 'A', 90, 0.6), u('b1', 'B', 30, 0.5), u('c1', 'C', 30, 0.5)];
     const none = () => 0;
     // Three groups of about the same MIG share the budget in thirds: 'best' (90) cannot fit its third.
@@ -160,8 +193,13 @@ describe('shingleSets', () => {
   });
 
   it('chained units (after): a longer cut only with the shorter one, in packMig and packByRelevance', () => {
-    const u = (id: string, tokens: number, relevance: number, after?: string): SelectUnit =>
-      ({ id, group: 'g', tokens, relevance, ...(after ? { after } : {}) });
+    const u = (id: string, tokens: number, relevance: number, after?: string): SelectUnit => ({
+      id,
+      group: 'g',
+      tokens,
+      relevance,
+      ...(after ? { after } : {}),
+    });
     const units = [u('m#0', 10, 0.2), u('m#1', 10, 0.9, 'm#0'), u('n#0', 10, 0.5)];
     expect(packByRelevance(units, 20).selected).toEqual(['n#0', 'm#0']);
     expect(packByRelevance(units, 30).selected).toEqual(['n#0', 'm#0', 'm#1']);
@@ -172,4 +210,3 @@ describe('shingleSets', () => {
     expect(packMig(units, 20, () => 0, { noStarvation: false }).selected).toEqual(['n#0', 'm#0']);
   });
 });
-

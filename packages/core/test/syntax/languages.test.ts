@@ -4,11 +4,32 @@ import { detectLanguage, grammarFileFor, lineCommentPrefix, parseLanguageName, r
 describe('detectLanguage', () => {
   it('by extension', () => {
     const cases: Array<[string, string]> = [
-      ['a.py', 'python'], ['a.pyi', 'python'], ['a.ts', 'typescript'], ['a.mts', 'typescript'], ['a.cts', 'typescript'],
-      ['a.tsx', 'tsx'], ['a.js', 'javascript'], ['a.mjs', 'javascript'], ['a.cjs', 'javascript'], ['a.jsx', 'javascript'],
-      ['main.go', 'go'], ['lib.rs', 'rust'], ['A.java', 'java'], ['x.c', 'c'], ['x.h', 'c'], ['x.cc', 'cpp'],
-      ['x.cpp', 'cpp'], ['x.cxx', 'cpp'], ['x.hpp', 'cpp'], ['x.hh', 'cpp'], ['x.hxx', 'cpp'], ['P.cs', 'csharp'],
-      ['x.rb', 'ruby'], ['index.php', 'php'], ['src/deep/dir/Mod.PY', 'python'], ['Rakefile', 'ruby'],
+      ['a.py', 'python'],
+      ['a.pyi', 'python'],
+      ['a.ts', 'typescript'],
+      ['a.mts', 'typescript'],
+      ['a.cts', 'typescript'],
+      ['a.tsx', 'tsx'],
+      ['a.js', 'javascript'],
+      ['a.mjs', 'javascript'],
+      ['a.cjs', 'javascript'],
+      ['a.jsx', 'javascript'],
+      ['main.go', 'go'],
+      ['lib.rs', 'rust'],
+      ['A.java', 'java'],
+      ['x.c', 'c'],
+      ['x.h', 'c'],
+      ['x.cc', 'cpp'],
+      ['x.cpp', 'cpp'],
+      ['x.cxx', 'cpp'],
+      ['x.hpp', 'cpp'],
+      ['x.hh', 'cpp'],
+      ['x.hxx', 'cpp'],
+      ['P.cs', 'csharp'],
+      ['x.rb', 'ruby'],
+      ['index.php', 'php'],
+      ['src/deep/dir/Mod.PY', 'python'],
+      ['Rakefile', 'ruby'],
     ];
     for (const [name, lang] of cases) expect([name, detectLanguage(name, '')]).toEqual([name, lang]);
   });
@@ -27,9 +48,9 @@ describe('detectLanguage', () => {
     expect(c('#include <vector>\n\nnamespace app {\nstd::vector<int> v;\n}\n')).toBe('cpp');
     expect(c('package com.x;\n\nimport java.util.List;\n\npublic class A {\n}\n')).toBe('java');
     expect(c('using System;\nusing System.Linq;\n\nnamespace App\n{\n    public class A { public int X { get; set; } }\n}\n')).toBe('csharp');
-    expect(c('require \'json\'\n\nclass A\n  def run\n    1\n  end\nend\n')).toBe('ruby');
+    expect(c("require 'json'\n\nclass A\n  def run\n    1\n  end\nend\n")).toBe('ruby');
     expect(c('export interface User {\n  name: string;\n}\nexport const f = (u: User): string => u.name;\n')).toBe('typescript');
-    expect(c('const fs = require(\'fs\');\nfunction go() {\n  console.log(fs);\n}\n')).toBe('javascript');
+    expect(c("const fs = require('fs');\nfunction go() {\n  console.log(fs);\n}\n")).toBe('javascript');
   });
   it('null when unsure', () => {
     expect(detectLanguage(undefined, 'hello world\nthis is prose.\n')).toBeNull();
@@ -41,9 +62,25 @@ describe('detectLanguage', () => {
 describe('parseLanguageName', () => {
   it('accepts aliases', () => {
     const cases: Array<[string, string | null]> = [
-      ['py', 'python'], ['Python', 'python'], ['ts', 'typescript'], ['tsx', 'tsx'], ['js', 'javascript'], ['node', 'javascript'],
-      ['golang', 'go'], ['rs', 'rust'], ['java', 'java'], ['c', 'c'], ['c++', 'cpp'], ['cpp', 'cpp'], ['c#', 'csharp'],
-      ['cs', 'csharp'], ['csharp', 'csharp'], ['rb', 'ruby'], ['php', 'php'], ['cobol', null], ['', null],
+      ['py', 'python'],
+      ['Python', 'python'],
+      ['ts', 'typescript'],
+      ['tsx', 'tsx'],
+      ['js', 'javascript'],
+      ['node', 'javascript'],
+      ['golang', 'go'],
+      ['rs', 'rust'],
+      ['java', 'java'],
+      ['c', 'c'],
+      ['c++', 'cpp'],
+      ['cpp', 'cpp'],
+      ['c#', 'csharp'],
+      ['cs', 'csharp'],
+      ['csharp', 'csharp'],
+      ['rb', 'ruby'],
+      ['php', 'php'],
+      ['cobol', null],
+      ['', null],
     ];
     for (const [name, lang] of cases) expect([name, parseLanguageName(name)]).toEqual([name, lang]);
   });

@@ -37,7 +37,10 @@ describe('loader', () => {
   it('a bad grammar URL fetched through env.fetch fails with GRAMMAR_LOAD_FAILED', async () => {
     const seen: string[] = [];
     configure({
-      fetch: async (input) => { seen.push(String(input)); return new Response('nope', { status: 404, statusText: 'Not Found' }); },
+      fetch: async (input) => {
+        seen.push(String(input));
+        return new Response('nope', { status: 404, statusText: 'Not Found' });
+      },
       assets: { grammarBaseUrl: 'https://assets.example.test/grammars/' },
     });
     const err = await loadParser('ruby').catch((e: unknown) => e);
@@ -76,6 +79,8 @@ describe('countErrors', () => {
     expect(countErrors(missing)).toBe(1);
     const broken = await parse('python', 'def f(:\n    return )\n');
     expect(countErrors(broken)).toBeGreaterThan(0);
-    ok.delete(); missing.delete(); broken.delete();
+    ok.delete();
+    missing.delete();
+    broken.delete();
   });
 });

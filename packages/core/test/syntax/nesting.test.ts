@@ -12,7 +12,10 @@ function needs(s: FileStructure, line: number): number[] {
     const t = stack.pop()!;
     for (let j = s.nestOffsets[t]; j < s.nestOffsets[t + 1]; j++) {
       const x = s.nestTargets[j];
-      if (!seen.has(x)) { seen.add(x); stack.push(x); }
+      if (!seen.has(x)) {
+        seen.add(x);
+        stack.push(x);
+      }
     }
   }
   return [...seen].map((t) => t + 1).sort((a, b) => a - b);
@@ -60,9 +63,15 @@ describe('bracket nesting (buildNesting)', () => {
     const lines = ts.split('\n');
     const keep = new Uint8Array(s.lineCount);
     const reason = new Uint8Array(s.lineCount);
-    keep[10] = 1; reason[10] = Reason.Evidence;
-    repairKeepSet(keep, reason, s, { syntactic: true, dependencies: true, language: 'typescript', maxWholeSpan: 8, wholeSpans: null },
-      buildRepairIndex(s, lines, 'typescript'));
+    keep[10] = 1;
+    reason[10] = Reason.Evidence;
+    repairKeepSet(
+      keep,
+      reason,
+      s,
+      { syntactic: true, dependencies: true, language: 'typescript', maxWholeSpan: 8, wholeSpans: null },
+      buildRepairIndex(s, lines, 'typescript'),
+    );
     expect([...keep].flatMap((k, t) => (k ? [t + 1] : []))).toEqual([1, 8, 9, 10, 11, 12, 13, 14, 15]);
   });
 
@@ -72,7 +81,7 @@ describe('bracket nesting (buildNesting)', () => {
     expect(needs(s, 19)).toEqual([17, 18, 19, 20, 21]);
   });
 
-  it('typescript: the lines of a walked body stand alone (headers and closers are the repair\'s)', async () => {
+  it("typescript: the lines of a walked body stand alone (headers and closers are the repair's)", async () => {
     const s = await analyze(ts, 'typescript');
     expect(needs(s, 16)).toEqual([16]);
     expect(needs(s, 22)).toEqual([22]);

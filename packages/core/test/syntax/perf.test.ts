@@ -33,14 +33,21 @@ async function measure(lang: LanguageId, text: string): Promise<{ parse: number;
     const u = process.cpuUsage(u0);
     const t2 = performance.now();
     tree.delete();
-    if (i >= 10) { p.push(t1 - t0); a.push(t2 - t1); c.push((u.user + u.system) / 1000); }
+    if (i >= 10) {
+      p.push(t1 - t0);
+      a.push(t2 - t1);
+      c.push((u.user + u.system) / 1000);
+    }
   }
   const med = (xs: number[]) => xs.sort((x, y) => x - y)[xs.length >> 1];
   return { parse: med(p), analyze: med(a), analyzeCpu: med(c) };
 }
 
 describe('analyzeTree speed (1,000 lines)', () => {
-  for (const [file, lang] of [['sample.py', 'python'], ['sample.ts', 'typescript']] as const) {
+  for (const [file, lang] of [
+    ['sample.py', 'python'],
+    ['sample.ts', 'typescript'],
+  ] as const) {
     it(lang, async () => {
       const r = await measure(lang, grow(file, 1000));
       console.log(`${lang} 1000 lines: parse ${r.parse.toFixed(1)} ms, analyzeTree ${r.analyzeCpu.toFixed(1)} ms CPU (${r.analyze.toFixed(1)} ms wall)`);

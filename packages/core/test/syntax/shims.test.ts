@@ -11,7 +11,8 @@ describe('shimForGrammar: TypeScript variance annotations', () => {
     expect(out.length).toBe(src.length);
   });
   it('across lines and with const type parameters', () => {
-    const src = 'export interface ZodType<\n  out Output = unknown,\n  out Internals extends core.$Z<Output> = core.$Z<Output>,\n> {}\nfunction f<in const T>(x: T) {}';
+    const src =
+      'export interface ZodType<\n  out Output = unknown,\n  out Internals extends core.$Z<Output> = core.$Z<Output>,\n> {}\nfunction f<in const T>(x: T) {}';
     expect(shimForGrammar('tsx', src)).toBe(
       'export interface ZodType<\n      Output = unknown,\n      Internals extends core.$Z<Output> = core.$Z<Output>,\n> {}\nfunction f<   const T>(x: T) {}',
     );
@@ -43,7 +44,11 @@ describe('variance annotations parse through the shim', () => {
   ].join('\n');
   it('parse() gives a tree without ERROR nodes', async () => {
     const tree = await parse('typescript', src);
-    try { expect(isValidTree(tree)).toBe(true); } finally { tree.delete(); }
+    try {
+      expect(isValidTree(tree)).toBe(true);
+    } finally {
+      tree.delete();
+    }
   });
   it('the structure sees the interface and the function as blocks', async () => {
     const s = await analyze(src, 'typescript');
@@ -69,13 +74,15 @@ describe('shimForGrammar: the other constructs the grammar fails on', () => {
     expect(out).toBe('interface O<\n  /** @ts-ignore Cast variance */\n      Shape extends S = S,\n> {}\nclass R<\n\tconst        Code extends number,\n> {}');
   });
   it('export type * from', () => {
-    expect(shimForGrammar('typescript', 'export type * from "./types";\nexport type { A } from "./a";'))
-      .toBe('export      * from "./types";\nexport type { A } from "./a";');
+    expect(shimForGrammar('typescript', 'export type * from "./types";\nexport type { A } from "./a";')).toBe(
+      'export      * from "./types";\nexport type { A } from "./a";',
+    );
   });
   it('using as an identifier, but not a using declaration', () => {
-    expect(shimForGrammar('typescript', 'using(using: X): this { this.using = using; using += 1 }\nusing res = get();\nawait using conn = open();'))
-      .toBe('usin_(usin_: X): this { this.usin_ = usin_; usin_ += 1 }\nusing res = get();\nawait using conn = open();');
-    expect(shimForGrammar('javascript', 'using += (using ? "," : "using ");')).toBe('usin_ += (usin_ ? "," : "usin_ ");') // (inside a string too: the parse copy only);
+    expect(shimForGrammar('typescript', 'using(using: X): this { this.using = using; using += 1 }\nusing res = get();\nawait using conn = open();')).toBe(
+      'usin_(usin_: X): this { this.usin_ = usin_; usin_ += 1 }\nusing res = get();\nawait using conn = open();',
+    );
+    expect(shimForGrammar('javascript', 'using += (using ? "," : "using ");')).toBe('usin_ += (usin_ ? "," : "usin_ ");'); // (inside a string too: the parse copy only);
   });
   it('a generic call signature after another member gets its separator, in .ts only', () => {
     const src = 'const lookup: {\n  (k: string): <A>(r: R<A>) => O<A>\n  <A>(k: string, r: R<A>): O<A>\n} = RR.lookup';
@@ -83,7 +90,9 @@ describe('shimForGrammar: the other constructs the grammar fails on', () => {
     expect(shimForGrammar('tsx', src)).toBe(src);
     // Curried generic arrows and continued expressions are left alone.
     for (const same of [
-      'const f = <T>(x: T) =>\n  <U>(y: U) => y', 'const a = b,\n  <T>(x: T) => x', 'x = y\n  < z',
+      'const f = <T>(x: T) =>\n  <U>(y: U) => y',
+      'const a = b,\n  <T>(x: T) => x',
+      'x = y\n  < z',
       // A member already closed by ';', with comment lines between (got's GotPaginate).
       'interface P {\n\tall<T>(url: string): Promise<T[]>;\n\n\t// A bug.\n\t// eslint-disable-next-line adjacent-overload-signatures\n\t<T>(options?: O<T>): I<T>;\n}',
     ]) {
@@ -100,7 +109,11 @@ describe('shimForGrammar: the other constructs the grammar fails on', () => {
       'export const filter: {\n  <A, B extends A>(r: Refinement<A, B>): (fa: Array<A>) => Array<B>\n  <A>(p: Predicate<A>): (fa: Array<A>) => Array<A>\n} = f\n',
     ]) {
       const tree = await parse('typescript', src);
-      try { expect([src, isValidTree(tree)]).toEqual([src, true]); } finally { tree.delete(); }
+      try {
+        expect([src, isValidTree(tree)]).toEqual([src, true]);
+      } finally {
+        tree.delete();
+      }
     }
   });
 });

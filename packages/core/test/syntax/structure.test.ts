@@ -286,17 +286,18 @@ describe('closures inside a long statement head their own blocks', () => {
 
 describe('a statement segmented around its closures keeps the kind it was given', () => {
   it('a require() import holding a closure is an import up to the closure, as one without is', async () => {
-    const withClosure = await analyze([
-      /* 0 */ "const debug = require('debug')(",
-      /* 1 */ "  'app',",
-      /* 2 */ '  () => {',
-      /* 3 */ '    return 1;',
-      /* 4 */ '  },',
-      /* 5 */ ');',
-      '',
-    ].join('\n'), 'javascript');
-    expect([withClosure.kind[0], withClosure.kind[1], withClosure.kind[2], withClosure.kind[3]])
-      .toEqual([LineKind.Import, LineKind.Import, LineKind.DefHeader, LineKind.Code]);
+    const withClosure = await analyze(
+      [/* 0 */ "const debug = require('debug')(", /* 1 */ "  'app',", /* 2 */ '  () => {', /* 3 */ '    return 1;', /* 4 */ '  },', /* 5 */ ');', ''].join(
+        '\n',
+      ),
+      'javascript',
+    );
+    expect([withClosure.kind[0], withClosure.kind[1], withClosure.kind[2], withClosure.kind[3]]).toEqual([
+      LineKind.Import,
+      LineKind.Import,
+      LineKind.DefHeader,
+      LineKind.Code,
+    ]);
     expect(withClosure.definedNames.get(0)).toEqual(['debug']);
     const plain = await analyze("const debug = require('debug')(\n  'app',\n);\n", 'javascript');
     expect([plain.kind[0], plain.kind[1], plain.kind[2]]).toEqual([LineKind.Import, LineKind.Import, LineKind.Import]);

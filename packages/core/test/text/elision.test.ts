@@ -39,7 +39,7 @@ describe('elision markers', () => {
     expect(renderKept(lines, keep, '#', '', 'compact').text).toBe('def f():\n    # … lines 2–4\n    return x');
     expect(Array.from(r.origin)).toEqual([0, -1, 4]);
   });
-  it('outputOrigin gives renderKept\'s origin from the kept line numbers alone', () => {
+  it("outputOrigin gives renderKept's origin from the kept line numbers alone", () => {
     const n = 9;
     const text = Array.from({ length: n }, (_, i) => `x${i}`);
     for (let mask = 1; mask < 1 << n; mask++) {
@@ -48,7 +48,7 @@ describe('elision markers', () => {
       expect(Array.from(outputOrigin(kept, n))).toEqual(Array.from(renderKept(text, keep, '#', '').origin));
     }
   });
-  it('uses the file\'s line ending for markers', () => {
+  it("uses the file's line ending for markers", () => {
     const crlf = ['a\r', 'b\r', 'c'];
     expect(renderKept(crlf, Uint8Array.from([1, 0, 1]), '//', '\r').text).toBe('a\r\n// …\r\nc');
   });

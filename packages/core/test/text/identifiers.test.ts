@@ -4,7 +4,14 @@ import { identifierParts, termsOf } from '../../src/text/identifiers.js';
 describe('termsOf', () => {
   it('splits identifiers into parts and keeps compounds whole, without stopwords or 1-char parts', () => {
     expect(termsOf('def parseHeaderValue(self, x, http2Server): return 404')).toEqual([
-      'parseheadervalue', 'parse', 'header', 'value', 'http2server', 'http2', 'server', '404',
+      'parseheadervalue',
+      'parse',
+      'header',
+      'value',
+      'http2server',
+      'http2',
+      'server',
+      '404',
     ]);
     expect(identifierParts('HTTPServer_v2')).toEqual(['http', 'server', 'v2']);
   });

@@ -85,21 +85,32 @@ describe('markers per language', () => {
   });
 
   const markdown = [
-    '# Project', '', 'Intro paragraph about the project.', '',
+    '# Project',
+    '',
+    'Intro paragraph about the project.',
+    '',
     ...Array.from({ length: 40 }, (_, i) => [`## Section ${i}`, '', `Text of section ${i} about topic${i}.`, ''].join('\n')),
-    '## Retry policy', '', 'Retry-After headers are honoured up to 30 seconds.', '',
+    '## Retry policy',
+    '',
+    'Retry-After headers are honoured up to 30 seconds.',
+    '',
   ].join('\n');
   it('Markdown: the markers are HTML comments, no heading is added', async () => {
     const r = await prune(markdown, { query: 'Retry-After honoured', ratio: 8, fileName: 'README.md', tokenCounter: counter });
     expect(r.keptLines.length).toBeLessThan(r.stats.totalLines);
     expect(r.text).toContain('<!-- … -->');
     expect(r.text).not.toMatch(/^\s*# …/m);
-    const headings = (s: string) => new Lexer().lex(s).filter((t) => t.type === 'heading').map((t) => (t as { text: string }).text);
+    const headings = (s: string) =>
+      new Lexer()
+        .lex(s)
+        .filter((t) => t.type === 'heading')
+        .map((t) => (t as { text: string }).text);
     const inOriginal = new Set(headings(markdown));
     for (const h of headings(r.text)) expect(inOriginal.has(h)).toBe(true);
   });
 
-  const css = Array.from({ length: 60 }, (_, i) => `.item-${i} {\n  color: #${String(i).padStart(3, '0')};\n  margin: ${i}px;\n}\n`).join('\n') +
+  const css =
+    Array.from({ length: 60 }, (_, i) => `.item-${i} {\n  color: #${String(i).padStart(3, '0')};\n  margin: ${i}px;\n}\n`).join('\n') +
     '\n.retry-banner {\n  display: none;\n}\n';
   it('CSS: the markers are block comments and the output parses', async () => {
     expect(() => postcss.parse(css)).not.toThrow();
@@ -107,7 +118,9 @@ describe('markers per language', () => {
     expect(r.text).toContain('/* … */');
     const root = postcss.parse(r.text);
     const comments: string[] = [];
-    root.walkComments((c) => { comments.push(c.text); });
+    root.walkComments((c) => {
+      comments.push(c.text);
+    });
     expect(comments.length).toBeGreaterThan(0);
     expect(comments.every((c) => c === '…')).toBe(true);
   });
@@ -125,10 +138,18 @@ describe('markers per language', () => {
   };
   it('TOML: a kept line inside a multi-line array keeps the array closed', async () => {
     const toml = [
-      '[project]', 'name = "demo"', 'version = "1.0"', 'dependencies = [',
+      '[project]',
+      'name = "demo"',
+      'version = "1.0"',
+      'dependencies = [',
       ...Array.from({ length: 40 }, (_, i) => `  "package-${i} >= ${i}.0",`),
-      '  "retrying-backoff >= 2.0",', ...Array.from({ length: 20 }, (_, i) => `  "extra-${i}",`), ']', '',
-      '[tool.other]', ...Array.from({ length: 30 }, (_, i) => `option_${i} = ${i}`), '',
+      '  "retrying-backoff >= 2.0",',
+      ...Array.from({ length: 20 }, (_, i) => `  "extra-${i}",`),
+      ']',
+      '',
+      '[tool.other]',
+      ...Array.from({ length: 30 }, (_, i) => `option_${i} = ${i}`),
+      '',
     ].join('\n');
     expect(balanced(toml)).toBe(true);
     const r = await prune(toml, { query: 'retrying-backoff dependency version', ratio: 8, fileName: 'pyproject.toml', tokenCounter: counter });
@@ -141,7 +162,12 @@ describe('markers per language', () => {
   });
 
   it('JSON: brackets stay balanced; markers are JSONC line comments', async () => {
-    const json = JSON.stringify({ name: 'x', scripts: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`task${i}`, `run ${i}`])), retry: { afterSeconds: 30, max: 5 } }, null, 2) + '\n';
+    const json =
+      JSON.stringify(
+        { name: 'x', scripts: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`task${i}`, `run ${i}`])), retry: { afterSeconds: 30, max: 5 } },
+        null,
+        2,
+      ) + '\n';
     const r = await prune(json, { query: 'retry afterSeconds', ratio: 6, fileName: 'config.json', tokenCounter: counter });
     expect(r.text).toContain('"afterSeconds": 30');
     expect(balanced(r.text)).toBe(true);

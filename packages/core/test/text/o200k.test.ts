@@ -98,7 +98,6 @@ const CONTEXTS: ((c: string) => string)[] = [
   (c) => ' ' + c.repeat(7) + '\n\n',
 ];
 
-
 describe('o200k_base counter vs js-tiktoken', () => {
   it('committed fixtures: whole files and every line, exact', () => {
     const failures: string[] = [];

@@ -3,46 +3,50 @@ import { parseReport } from '../../src/text/report.js';
 
 describe('parseReport', () => {
   it('reads Python traceback frames', () => {
-    const r = parseReport([
-      'Crash when parsing a negative Retry-After',
-      'Traceback (most recent call last):',
-      '  File "/home/u/proj/limiter.py", line 42, in parse_retry',
-      '    seconds = int(value)',
-      '  File "<stdin>", line 1, in <module>',
-      'ValueError: invalid literal for int() with base 10: \'-1\'',
-    ].join('\n'));
+    const r = parseReport(
+      [
+        'Crash when parsing a negative Retry-After',
+        'Traceback (most recent call last):',
+        '  File "/home/u/proj/limiter.py", line 42, in parse_retry',
+        '    seconds = int(value)',
+        '  File "<stdin>", line 1, in <module>',
+        "ValueError: invalid literal for int() with base 10: '-1'",
+      ].join('\n'),
+    );
     expect(r.frames).toEqual([
       { path: '/home/u/proj/limiter.py', func: 'parse_retry', line: 42 },
       { path: '<stdin>', func: null, line: 1 },
     ]);
   });
   it('reads JavaScript stack frames, and not prose that has "at"', () => {
-    const r = parseReport([
-      'TypeError [ERR_INVALID_PROTOCOL]: Protocol "https:" not supported.',
-      '    at new ClientRequest (_http_client.js:119:11)',
-      '    at RedirectableRequest._performRequest (/u/node_modules/follow-redirects/index.js:169:24)',
-      '    at async Promise.all (index 0)',
-      'It fails at startup: see the log at line 3.',
-    ].join('\n'));
+    const r = parseReport(
+      [
+        'TypeError [ERR_INVALID_PROTOCOL]: Protocol "https:" not supported.',
+        '    at new ClientRequest (_http_client.js:119:11)',
+        '    at RedirectableRequest._performRequest (/u/node_modules/follow-redirects/index.js:169:24)',
+        '    at async Promise.all (index 0)',
+        'It fails at startup: see the log at line 3.',
+      ].join('\n'),
+    );
     expect(r.frames).toEqual([
       { path: '_http_client.js', func: 'ClientRequest', line: 119 },
       { path: '/u/node_modules/follow-redirects/index.js', func: '_performRequest', line: 169 },
     ]);
   });
   it('collects quoted code: fences (diff markers dropped), indented blocks, >>> sessions, inline spans', () => {
-    const r = parseReport([
-      'Reproduce with `client.get(url, timeout=-1)` and:',
-      '```diff',
-      '-    if seconds < 0:',
-      '+    if seconds <= 0:',
-      '```',
-      '    limiter.acquire(blocking=True)',
-      '>>> Money(1).rounded()',
-      'short `x=1` spans are skipped',
-    ].join('\n'));
-    expect(r.code).toEqual([
-      'client.get(url, timeout=-1)', 'if seconds < 0:', 'if seconds <= 0:', 'limiter.acquire(blocking=True)', 'Money(1).rounded()',
-    ]);
+    const r = parseReport(
+      [
+        'Reproduce with `client.get(url, timeout=-1)` and:',
+        '```diff',
+        '-    if seconds < 0:',
+        '+    if seconds <= 0:',
+        '```',
+        '    limiter.acquire(blocking=True)',
+        '>>> Money(1).rounded()',
+        'short `x=1` spans are skipped',
+      ].join('\n'),
+    );
+    expect(r.code).toEqual(['client.get(url, timeout=-1)', 'if seconds < 0:', 'if seconds <= 0:', 'limiter.acquire(blocking=True)', 'Money(1).rounded()']);
     expect(r.flat.startsWith('reproduce with `client.get(url, timeout=-1)` and: ```diff -')).toBe(true);
   });
 });

@@ -104,7 +104,10 @@ describe('the CLI notes invalid UTF-8 in stats.degraded', () => {
     });
     expect(code).toBe(0);
     const r = JSON.parse(out.join('')) as { text: string; stats: { degraded: { code: string; message: string }[] } };
-    expect(r.stats.degraded).toContainEqual({ code: 'INVALID_UTF8', message: `${file} is not valid UTF-8: 2 invalid byte sequences read as U+FFFD (those lines are not byte-identical to the file)` });
+    expect(r.stats.degraded).toContainEqual({
+      code: 'INVALID_UTF8',
+      message: `${file} is not valid UTF-8: 2 invalid byte sequences read as U+FFFD (those lines are not byte-identical to the file)`,
+    });
     expect(r.text.endsWith('# \ufffd\ufffd\n')).toBe(true);
     // A valid file gets no such note.
     writeFileSync(file, good);

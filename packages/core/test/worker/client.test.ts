@@ -172,9 +172,7 @@ describe('createPrunerClient', () => {
     const r = await client.prune('a\nb\nc', { query: 'q', ratio: 2, engine: 'lexical' });
     expect(r.keptLines).toEqual([1]);
     expect(r.engine).toEqual({ requested: 'lexical', scorer: 'lexical', backend: 'cpu', note: null, loadMs: expect.any(Number) });
-    expect(engines[0].configured).toEqual([
-      { assets: { grammarUrls: { python: '/g/python.wasm' }, treeSitterWasmUrl: '/ts.wasm' } },
-    ]);
+    expect(engines[0].configured).toEqual([{ assets: { grammarUrls: { python: '/g/python.wasm' }, treeSitterWasmUrl: '/ts.wasm' } }]);
     expect(engines[0].calls[0].options).toMatchObject({ query: 'q', ratio: 2, scorer: 'lexical' });
     expect(engines[0].calls[0].options).not.toHaveProperty('engine');
     client.dispose();
@@ -409,7 +407,13 @@ describe('loading before the first request', () => {
   it('init starts the tokenizer, the grammar and the WASM model at once, and reports each load', async () => {
     const g = gated();
     const progress: LoadProgress[] = [];
-    const { client } = setup({ auto: true, modelUrl: '/m.onnx', neural: g.install, preload: { languages: ['python'], engine: 'auto' }, onProgress: (p) => progress.push(p) });
+    const { client } = setup({
+      auto: true,
+      modelUrl: '/m.onnx',
+      neural: g.install,
+      preload: { languages: ['python'], engine: 'auto' },
+      onProgress: (p) => progress.push(p),
+    });
     await client.capabilities();
     await until(() => g.asked.length === 3);
     expect(g.asked.sort()).toEqual(['grammar:python', 'neural:wasm', 'tokenizer']);
@@ -420,7 +424,10 @@ describe('loading before the first request', () => {
   });
 
   it('the lexical engine, or Auto on a language the model was not trained on, loads no model', async () => {
-    for (const preload of [{ languages: ['python'], engine: 'lexical' }, { languages: ['go'], engine: 'auto' }] as WorkerPreload[]) {
+    for (const preload of [
+      { languages: ['python'], engine: 'lexical' },
+      { languages: ['go'], engine: 'auto' },
+    ] as WorkerPreload[]) {
       const g = gated();
       const { client } = setup({ auto: true, modelUrl: '/m.onnx', neural: g.install, preload });
       await client.capabilities();
@@ -448,4 +455,3 @@ describe('loading before the first request', () => {
     client.dispose();
   });
 });
-

@@ -64,9 +64,20 @@ async function compactionSuite(argv: string[], io: CliIo): Promise<number> {
 }
 
 /** One configuration of the pipeline: an ablation and a marker style (default: the library's). */
-interface Variant { ablation?: PruneAblation; elision?: ElisionStyle; tuning?: PruneTuning }
+interface Variant {
+  ablation?: PruneAblation;
+  elision?: ElisionStyle;
+  tuning?: PruneTuning;
+}
 
-const TUNING_KEYS = ['maxWholeSpan', 'clueWeight', 'costExponent', 'viterbiStart', 'repairImports', 'packerValue'] as const satisfies readonly (keyof PruneTuning)[];
+const TUNING_KEYS = [
+  'maxWholeSpan',
+  'clueWeight',
+  'costExponent',
+  'viterbiStart',
+  'repairImports',
+  'packerValue',
+] as const satisfies readonly (keyof PruneTuning)[];
 
 /** `--tune maxWholeSpan=6,clueWeight=0`: the pipeline's tuned constants, for sweeps on the validation corpus. */
 function tuningFromArg(arg: string | undefined): PruneTuning | undefined {
@@ -88,9 +99,7 @@ function tuningFromArg(arg: string | undefined): PruneTuning | undefined {
  * budget (bench/ranking.ts), from the very emissions the pipeline decoded, and of the
  * smoothed-BM25 window (bench/baselines.ts) on the same costs.
  */
-async function runCases(
-  cases: BenchCase[], ratio: number, variant: Variant, scorer: Scorer, ranking = false,
-): Promise<CaseOutcome[]> {
+async function runCases(cases: BenchCase[], ratio: number, variant: Variant, scorer: Scorer, ranking = false): Promise<CaseOutcome[]> {
   const tokenCounter = await loadDefaultTokenCounter();
   let scored: ScorerOutput | null = null;
   const capturing: Scorer = { name: scorer.name, score: async (input) => (scored = await scorer.score(input)) };
@@ -98,7 +107,13 @@ async function runCases(
   for (const c of cases) {
     const t0 = performance.now();
     const r = await prune(c.file_text, {
-      query: c.query, ratio, language: c.language, fileName: c.path, ...variant, tokenCounter, scorer: ranking ? capturing : scorer,
+      query: c.query,
+      ratio,
+      language: c.language,
+      fileName: c.path,
+      ...variant,
+      tokenCounter,
+      scorer: ranking ? capturing : scorer,
     });
     const ms = performance.now() - t0;
     const { recall, allKept } = goldRecall(r.keptLines, c.gold_lines);
@@ -141,18 +156,26 @@ function caseKind(c: BenchCase): string {
 
 function outcomeLine(o: CaseOutcome): string {
   return JSON.stringify({
-    id: o.id, ratio: o.ratio, kind: o.kind, language: o.language, recall: o.recall, rankingRecall: o.rankingRecall,
-    bm25WindowRecall: o.bm25WindowRecall, keptLines: o.keptLines, originalTokens: o.originalTokens,
-    outputTokens: o.outputTokens, parseOk: o.parseOk, inputParseOk: o.inputParseOk, ms: Math.round(o.ms * 100) / 100,
+    id: o.id,
+    ratio: o.ratio,
+    kind: o.kind,
+    language: o.language,
+    recall: o.recall,
+    rankingRecall: o.rankingRecall,
+    bm25WindowRecall: o.bm25WindowRecall,
+    keptLines: o.keptLines,
+    originalTokens: o.originalTokens,
+    outputTokens: o.outputTokens,
+    parseOk: o.parseOk,
+    inputParseOk: o.inputParseOk,
+    ms: Math.round(o.ms * 100) / 100,
   });
 }
 
 /** Median ms to prune a 1,000-line file (the first 1,000 lines of every case file that long). */
 async function speed(cases: BenchCase[], io: CliIo, scorer: Scorer): Promise<void> {
   const tokenCounter = await loadDefaultTokenCounter();
-  const files = cases
-    .filter((c) => c.file_text.split('\n').length >= 1000)
-    .map((c) => ({ c, text: c.file_text.split('\n').slice(0, 1000).join('\n') }));
+  const files = cases.filter((c) => c.file_text.split('\n').length >= 1000).map((c) => ({ c, text: c.file_text.split('\n').slice(0, 1000).join('\n') }));
   if (!files.length) return;
   for (const f of files.slice(0, 3)) await prune(f.text, { query: f.c.query, ratio: 4, language: f.c.language, tokenCounter, scorer });
   const ms: number[] = [];
@@ -171,14 +194,17 @@ async function speed(cases: BenchCase[], io: CliIo, scorer: Scorer): Promise<voi
   }
   ms.sort((a, b) => a - b);
   cpu.sort((a, b) => a - b);
-  io.out(`\nSpeed: ${scorer.name} scorer, 1,000-line files (${files.length} files × 3), tree-sitter parse included: ` +
-    `median ${ms[Math.floor(ms.length / 2)].toFixed(1)} ms, p95 ${ms[Math.ceil(0.95 * ms.length) - 1].toFixed(1)} ms; ` +
-    `CPU median ${cpu[Math.floor(cpu.length / 2)].toFixed(1)} ms`);
+  io.out(
+    `\nSpeed: ${scorer.name} scorer, 1,000-line files (${files.length} files × 3), tree-sitter parse included: ` +
+      `median ${ms[Math.floor(ms.length / 2)].toFixed(1)} ms, p95 ${ms[Math.ceil(0.95 * ms.length) - 1].toFixed(1)} ms; ` +
+      `CPU median ${cpu[Math.floor(cpu.length / 2)].toFixed(1)} ms`,
+  );
 }
 
 export const command: Command = {
   summary: 'every benchmark, by suite: prune (default: gold-line recall, budget, parse validity, speed), compaction, locate, pack',
-  usage: 'ctxprune bench [prune] --cases CASES.jsonl --ratio R [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--out RESULTS.jsonl] [--tune name=value,…] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl] | --speed [--cases CASES.jsonl]' +
+  usage:
+    'ctxprune bench [prune] --cases CASES.jsonl --ratio R [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--out RESULTS.jsonl] [--tune name=value,…] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl] | --speed [--cases CASES.jsonl]' +
     ' | ctxprune bench compaction [--cases CASES.jsonl] [--pools DIR] [--ratio 4] [--limit N] [--split all|even|odd] [--variants …] [--json]' +
     ' | ctxprune bench locate --instances I.jsonl --pools DIR [--out R.jsonl] | ctxprune bench pack [--instances I.jsonl] [--budgets …] [--out ROWS.jsonl]',
   async run(argv0, io) {
@@ -231,7 +257,9 @@ export const command: Command = {
     const outcomes = await runCases(cases, ratio, variant, scorer, true);
     const outPath = stringFlag(args, 'out');
     if (outPath) await writeFile(outPath, outcomes.map(outcomeLine).join('\n') + '\n');
-    io.out(`${outcomes.length} cases at ${ratio}× (ranking = the scorer's ranking alone; window = smoothed-BM25 window; both greedy under the same budget, no markers)`);
+    io.out(
+      `${outcomes.length} cases at ${ratio}× (ranking = the scorer's ranking alone; window = smoothed-BM25 window; both greedy under the same budget, no markers)`,
+    );
     io.out(formatBreakdown(name, outcomes));
     return 0;
   },

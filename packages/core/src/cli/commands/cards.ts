@@ -26,8 +26,13 @@ function parseMemories(text: string, path: string): MemoryInput[] {
   text.split('\n').forEach((line, i) => {
     if (!line.trim()) return;
     let o: Record<string, unknown>;
-    try { o = JSON.parse(line) as Record<string, unknown>; } catch { throw new CtxpruneError('INVALID_OPTION', `${path} line ${i + 1} is not JSON`); }
-    if (!o || typeof o !== 'object' || typeof o.content !== 'string') throw new CtxpruneError('INVALID_OPTION', `${path} line ${i + 1}: "content" must be a string`);
+    try {
+      o = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      throw new CtxpruneError('INVALID_OPTION', `${path} line ${i + 1} is not JSON`);
+    }
+    if (!o || typeof o !== 'object' || typeof o.content !== 'string')
+      throw new CtxpruneError('INVALID_OPTION', `${path} line ${i + 1}: "content" must be a string`);
     if (o.type !== undefined && !(MEMORY_TYPES as readonly unknown[]).includes(o.type)) {
       throw new CtxpruneError('INVALID_OPTION', `${path} line ${i + 1}: "type" must be one of ${MEMORY_TYPES.join(', ')}`);
     }
@@ -72,21 +77,39 @@ export const command: Command = {
     const graph = await buildContextGraph({
       files: repo ? await readTree(repo) : new Map(),
       memories: memPath ? parseMemories(await read(memPath), memPath) : [],
-      rules: rulesPath ? (await read(rulesPath)).split('\n').map((l) => l.trim()).filter(Boolean) : [],
+      rules: rulesPath
+        ? (await read(rulesPath))
+            .split('\n')
+            .map((l) => l.trim())
+            .filter(Boolean)
+        : [],
       ...(boolFlag(args, 'syntax') ? { analyze: syntaxStructureProvider() } : {}),
     });
     const r = await assembleContext({ query }, graph, { budget: tokens, mode, selector, ...(maxUnits !== undefined ? { maxUnits } : {}) });
     if (boolFlag(args, 'json')) {
-      io.out(JSON.stringify({
-        tokens: r.tokens, budget: r.budget, mode: r.mode, selector: r.selector, cards: r.cards, audit: { ...r.audit, perCard: undefined },
-        items: r.items.map((i) => ({ id: i.unit.id, type: i.unit.type, score: i.score, tokens: i.tokens, card: !!i.card })),
-        candidates: r.candidates.slice(0, 30).map((c) => ({ id: c.unit.id, score: c.score, retrieval: c.retrieval, via: c.via, ...c.components })),
-        decisions: r.decisions,
-      }, null, 2));
+      io.out(
+        JSON.stringify(
+          {
+            tokens: r.tokens,
+            budget: r.budget,
+            mode: r.mode,
+            selector: r.selector,
+            cards: r.cards,
+            audit: { ...r.audit, perCard: undefined },
+            items: r.items.map((i) => ({ id: i.unit.id, type: i.unit.type, score: i.score, tokens: i.tokens, card: !!i.card })),
+            candidates: r.candidates.slice(0, 30).map((c) => ({ id: c.unit.id, score: c.score, retrieval: c.retrieval, via: c.via, ...c.components })),
+            decisions: r.decisions,
+          },
+          null,
+          2,
+        ),
+      );
       return 0;
     }
     io.out(r.text || '(nothing selected)');
-    io.out(`\n-- ${r.items.length} units, ${r.tokens}/${r.budget} tokens, ${r.mode}/${r.selector}; audit ${r.audit.verdict}${r.audit.reasons.length ? ` (${r.audit.reasons.join('; ')})` : ''}`);
+    io.out(
+      `\n-- ${r.items.length} units, ${r.tokens}/${r.budget} tokens, ${r.mode}/${r.selector}; audit ${r.audit.verdict}${r.audit.reasons.length ? ` (${r.audit.reasons.join('; ')})` : ''}`,
+    );
     return 0;
   },
 };

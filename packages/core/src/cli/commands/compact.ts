@@ -38,18 +38,32 @@ export const command: Command = {
     if (t.goal !== undefined && typeof t.goal !== 'string') throw new CtxpruneError('INVALID_OPTION', `"goal" in ${inPath} must be a string`);
     const scorer = stringFlag(args, 'scorer');
     const c = await compactChat(t.messages as unknown[], {
-      strategy, tokens, ...(protectedTail !== undefined ? { protectedTail } : {}),
-      ...(typeof t.goal === 'string' ? { goal: t.goal } : {}), ...(scorer ? { scorer } : {}),
+      strategy,
+      tokens,
+      ...(protectedTail !== undefined ? { protectedTail } : {}),
+      ...(typeof t.goal === 'string' ? { goal: t.goal } : {}),
+      ...(scorer ? { scorer } : {}),
     });
     const r = c.result;
     // --store DIR: the originals of every placeholder, for `ctxprune overflow KEY --store DIR`.
     const dir = stringFlag(args, 'store');
     const stored = dir ? { dir, keys: new DiskOverflowStore({ dir }).save(r.store) } : null;
     if (boolFlag(args, 'json')) {
-      io.out(JSON.stringify({
-        kept: r.kept, pruned: r.pruned, evicted: r.evicted, messages: c.messages, dump: r.dump,
-        ...(c.shape !== 'ctxprune' ? { shape: c.shape } : {}), ...(stored ? { store: stored } : {}),
-      }, null, 2));
+      io.out(
+        JSON.stringify(
+          {
+            kept: r.kept,
+            pruned: r.pruned,
+            evicted: r.evicted,
+            messages: c.messages,
+            dump: r.dump,
+            ...(c.shape !== 'ctxprune' ? { shape: c.shape } : {}),
+            ...(stored ? { store: stored } : {}),
+          },
+          null,
+          2,
+        ),
+      );
       return 0;
     }
     const id = typeof t.id === 'string' ? t.id : inPath;

@@ -8,7 +8,8 @@ import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
 import { readBoundedText } from '../input.js';
 import type { Command } from '../main.js';
 
-const usage = 'ctxprune locate --instances INSTANCES.jsonl --pools DIR [--out R.jsonl] [--k 10] [--rerank-top 50] [--scorer lexical|neural|auto] [--bm25-only] [--quiet]';
+const usage =
+  'ctxprune locate --instances INSTANCES.jsonl --pools DIR [--out R.jsonl] [--k 10] [--rerank-top 50] [--scorer lexical|neural|auto] [--bm25-only] [--quiet]';
 
 export const command: Command = {
   summary: 'rank repository files for SWE-bench issues (BM25 + rerank); prints hit@1 and MRR@k',
@@ -30,7 +31,10 @@ export const command: Command = {
     const lines: string[] = [];
     const quiet = boolFlag(args, 'quiet');
     const r = await runLocate(instances, pools, {
-      k, rerankTop, bm25Only: boolFlag(args, 'bm25-only'), ...(documentScore ? { documentScore } : {}),
+      k,
+      rerankTop,
+      bm25Only: boolFlag(args, 'bm25-only'),
+      ...(documentScore ? { documentScore } : {}),
       onResult: (x) => {
         lines.push(JSON.stringify({ instance_id: x.instance_id, ranked: x.ranked }));
         if (!quiet) io.out(`${x.instance_id}: ${x.ranked[0] ?? '-'}${x.rr !== undefined ? `  rr=${x.rr.toFixed(2)}` : ''}  ${x.ms.toFixed(0)} ms`);
@@ -39,7 +43,9 @@ export const command: Command = {
     const out = stringFlag(args, 'out');
     if (out) await writeFile(out, lines.join('\n') + (lines.length ? '\n' : ''));
     for (const id of r.missingTrees) io.err(`no tree for ${id} under ${pools}`);
-    io.out(`instances ${r.instances} (scored ${r.scored}): hit@1 ${r.hit1.toFixed(3)}  MRR@${k} ${r.mrr.toFixed(3)}  ${r.msPerInstance.toFixed(0)} ms/instance (max ${r.msMax.toFixed(0)})`);
+    io.out(
+      `instances ${r.instances} (scored ${r.scored}): hit@1 ${r.hit1.toFixed(3)}  MRR@${k} ${r.mrr.toFixed(3)}  ${r.msPerInstance.toFixed(0)} ms/instance (max ${r.msMax.toFixed(0)})`,
+    );
     return r.missingTrees.length && r.instances === 0 ? 1 : 0;
   },
 };

@@ -32,7 +32,9 @@ export const command: Command = {
     try {
       mod = (await import(/* @vite-ignore */ spec)) as McpModule;
     } catch (e) {
-      io.err(`ctxprune mcp: cannot load @ctxprune/mcp (${e instanceof Error ? e.message : String(e)}); install it next to @ctxprune/core: npm install @ctxprune/mcp`);
+      io.err(
+        `ctxprune mcp: cannot load @ctxprune/mcp (${e instanceof Error ? e.message : String(e)}); install it next to @ctxprune/core: npm install @ctxprune/mcp`,
+      );
       return 2;
     }
     io.err(`ctxprune mcp: serving ${root} over stdio (scorer ${scorer})`);

@@ -4,7 +4,8 @@ import { DiskOverflowStore, defaultStateDir } from '../../compaction/disk-store.
 import { parseArgs, stringFlag } from '../args.js';
 import type { Command } from '../main.js';
 
-const usage = 'ctxprune overflow KEY [--store DIR]   (default store: $CTXPRUNE_STATE_DIR, $XDG_STATE_HOME/ctxprune/overflow or ~/.local/state/ctxprune/overflow)';
+const usage =
+  'ctxprune overflow KEY [--store DIR]   (default store: $CTXPRUNE_STATE_DIR, $XDG_STATE_HOME/ctxprune/overflow or ~/.local/state/ctxprune/overflow)';
 
 export const command: Command = {
   summary: 'print the original of a compaction placeholder (read_overflow KEY) from the overflow store',

@@ -36,7 +36,11 @@ export const command: Command = {
   summary: 'the context for a task from a repository under one token budget (ranked files pruned to their share + a signature map)',
   usage,
   async run(argv, io) {
-    const args = parseArgs(argv, ['json', 'line-numbers', 'no-map', 'include-tests', 'bench'], ['repo', 'task', 'task-file', 'tokens', 'scorer', 'instances', 'cases', 'pools', 'budgets', 'out']);
+    const args = parseArgs(
+      argv,
+      ['json', 'line-numbers', 'no-map', 'include-tests', 'bench'],
+      ['repo', 'task', 'task-file', 'tokens', 'scorer', 'instances', 'cases', 'pools', 'budgets', 'out'],
+    );
     const scorer = await scorerFrom(stringFlag(args, 'scorer'));
     if (boolFlag(args, 'bench')) {
       const budgets = (stringFlag(args, 'budgets') ?? '4000,8000,16000').split(',').map((s) => Number(s.trim()));
@@ -46,7 +50,9 @@ export const command: Command = {
         instancesPath: stringFlag(args, 'instances') ?? process.env.CTXPRUNE_PACK_INSTANCES ?? '../shared/bench/dev-swebench-instances.jsonl',
         casesPath: stringFlag(args, 'cases') ?? process.env.CTXPRUNE_BENCH_CASES ?? 'data/dev-cases.jsonl',
         pools: stringFlag(args, 'pools') ?? 'data/pools',
-        budgets, scorer, onRow: (r) => rows.push(r),
+        budgets,
+        scorer,
+        onRow: (r) => rows.push(r),
       });
       const out = stringFlag(args, 'out');
       if (out) await writeFile(out, rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : ''));
@@ -56,7 +62,9 @@ export const command: Command = {
       io.out(`  (a) whole files, BM25 order       ${fmt(s.refA)}`);
       io.out(`  (b) patched files alone, whole    ${fmt(s.refB)}`);
       io.out(`  pack − (a)                        ${fmt(s.pack.map((x, i) => x - s.refA[i]))}`);
-      io.out(`  budget: worst pack ${s.worstOverBudget > 0 ? `${s.worstOverBudget} tokens OVER` : 'within'} its budget; median ${s.msMedian.toFixed(0)} ms per pack (index reused per tree)`);
+      io.out(
+        `  budget: worst pack ${s.worstOverBudget > 0 ? `${s.worstOverBudget} tokens OVER` : 'within'} its budget; median ${s.msMedian.toFixed(0)} ms per pack (index reused per tree)`,
+      );
       return s.instances === 0 ? 1 : 0;
     }
     const repo = stringFlag(args, 'repo');
@@ -65,10 +73,16 @@ export const command: Command = {
     const task = stringFlag(args, 'task') ?? (taskFile ? await read(taskFile) : undefined);
     if (task === undefined) throw new CtxpruneError('INVALID_OPTION', `--task or --task-file is required\nusage: ${usage}`);
     const tokens = numberFlag(args, 'tokens');
-    if (tokens === undefined || !Number.isFinite(tokens) || tokens < 1) throw new CtxpruneError('INVALID_BUDGET', `--tokens N (≥ 1) is required\nusage: ${usage}`);
+    if (tokens === undefined || !Number.isFinite(tokens) || tokens < 1)
+      throw new CtxpruneError('INVALID_BUDGET', `--tokens N (≥ 1) is required\nusage: ${usage}`);
     const r = await packDirectory({
-      root: repo, task, tokens, scorer, lineNumbers: boolFlag(args, 'line-numbers'),
-      map: !boolFlag(args, 'no-map'), includeTests: boolFlag(args, 'include-tests'),
+      root: repo,
+      task,
+      tokens,
+      scorer,
+      lineNumbers: boolFlag(args, 'line-numbers'),
+      map: !boolFlag(args, 'no-map'),
+      includeTests: boolFlag(args, 'include-tests'),
     });
     if (boolFlag(args, 'json')) {
       io.out(JSON.stringify(r));

@@ -50,12 +50,14 @@ function oneShotEngineFlags(chars: number): void {
 
 export const command: Command = {
   summary: 'prune one file for a query under a token budget',
-  usage: 'ctxprune prune FILE|- --query TEXT (--ratio R | --tokens N) [--language L] [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--json] [--timings] [--no-repair|--no-dependency|--single-head|--no-gate]',
+  usage:
+    'ctxprune prune FILE|- --query TEXT (--ratio R | --tokens N) [--language L] [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--json] [--timings] [--no-repair|--no-dependency|--single-head|--no-gate]',
   async run(argv, io) {
     const args = parseArgs(argv, ['json', 'timings', ...ABLATION_FLAGS], ['query', 'ratio', 'tokens', 'language', 'scorer', 'elision']);
     const file = args.positionals[0];
     if (!file) throw new CtxpruneError('INVALID_OPTION', `a FILE (or - for stdin) is required\nusage: ${this.usage}`);
-    if (args.positionals.length > 1) throw new CtxpruneError('INVALID_OPTION', `one FILE at a time, got ${args.positionals.length}: ${args.positionals.join(' ')}\nusage: ${this.usage}`);
+    if (args.positionals.length > 1)
+      throw new CtxpruneError('INVALID_OPTION', `one FILE at a time, got ${args.positionals.length}: ${args.positionals.join(' ')}\nusage: ${this.usage}`);
     const query = stringFlag(args, 'query');
     if (query === undefined) throw new CtxpruneError('INVALID_OPTION', `--query is required\nusage: ${this.usage}`);
     const ratio = numberFlag(args, 'ratio');
@@ -64,7 +66,10 @@ export const command: Command = {
     const language = stringFlag(args, 'language');
     if (language !== undefined && language !== 'auto' && !parseLanguageName(language)) {
       const hint = closest(language, LANGUAGES);
-      throw new CtxpruneError('INVALID_OPTION', `unknown language "${language}"${hint ? ` (did you mean ${hint}?)` : ''}; known: ${LANGUAGES.join(', ')} (or auto)`);
+      throw new CtxpruneError(
+        'INVALID_OPTION',
+        `unknown language "${language}"${hint ? ` (did you mean ${hint}?)` : ''}; known: ${LANGUAGES.join(', ')} (or auto)`,
+      );
     }
     // The trained model by default; `auto` falls back to the lexical scorer and says why.
     const scorerName = stringFlag(args, 'scorer') ?? 'auto';
