@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The training pipeline end to end in about a minute, on the committed feature fixture instead of
+# mined repositories: build_dataset.mjs -> train.py (a few steps) -> export.py -> the exported graph
+# run by onnxruntime-web in Node against torch's outputs (training/smoke_parity.mjs). It proves the
+# pipeline runs and that what it exports honours the runtime's contract; the model it trains is noise.
+#   bash training/smoke.sh            (needs training/requirements.txt's Python packages and `npm run build`)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PY:-/usr/bin/python3}
+if ! $PY -c 'import torch, onnx, numpy' 2>/dev/null; then
+  echo "training smoke: $PY lacks torch/onnx/numpy (training/requirements.txt; .ci/run installs Debian's)" >&2
+  exit 1
+fi
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+FIX=packages/core/test/features/fixtures
+# A handful of examples from the fixture: its own gold lines and a few shifted windows of them.
+mkdir -p "$WORK/commits"
+$PY - "$FIX/case.json" "$WORK/commits/smoke+fixture.jsonl" <<'PYEOF'
+import json, sys
+case = json.load(open(sys.argv[1]))
+n = case['source'].count('\n') + 1
+with open(sys.argv[2], 'w') as f:
+    for k, shift in enumerate((0, -6, 6, -12, 12, -20, 20, 3)):
+        gold = [g + shift for g in case['gold_lines'] if 1 <= g + shift <= n]
+        f.write(json.dumps({'repo': 'smoke/fixture', 'commit': f'{k:040d}', 'parent': f'{k + 1:040d}', 'path': 'client.py',
+                            'language': case['language'], 'query': case['query'], 'gold_lines': gold,
+                            'file_text': case['source']}) + '\n')
+PYEOF
+node training/build_dataset.mjs --work "$WORK" --neg 0.3
+OMP_NUM_THREADS=1 $PY training/train.py --work "$WORK" --steps 6 --batch 4 --eval-every 6 --smoke --seed 7
+$PY training/export.py --work "$WORK" --checkpoint "$WORK/model/best.pt" --out "$WORK/smoke.onnx" --parity "$WORK/parity" \
+    --features-fixture "$FIX"
+node training/smoke_parity.mjs "$WORK/smoke.onnx" "$WORK/parity/torch-outputs.json" "$FIX/features.f32"
