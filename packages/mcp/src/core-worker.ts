@@ -1,10 +1,11 @@
 /**
- * The pool's worker (pool.ts): runs prune / compact / pack for the server off its main thread, with the
+ * The pool's worker (pool.ts): runs prune / compact / pack / locate for the server off its main thread, with the
  * scorer the server was started with (resolved here once, the lexical scorer when it cannot load).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { compact, loadDefaultTokenCounter, prune, resolveScorer, type CompactOptions, type Message, type PruneOptions, type Scorer } from '@ctxprune/core';
 import { configureFromEnvironment, packDirectory } from '@ctxprune/core/node';
+import { locateJob, type LocateJobOptions } from './locate.js';
 import type { PackJobOptions } from './pool.js';
 
 // CTXPRUNE_MODEL and the neural tuning variables, as the CLI reads them.
@@ -18,7 +19,8 @@ type Job =
   | { id: number; op: 'warm' }
   | { id: number; op: 'prune'; text: string; options: PruneOptions }
   | { id: number; op: 'compact'; messages: Message[]; options: CompactOptions }
-  | { id: number; op: 'pack'; options: PackJobOptions };
+  | { id: number; op: 'pack'; options: PackJobOptions }
+  | { id: number; op: 'locate'; options: LocateJobOptions };
 
 async function run(job: Job): Promise<void> {
   try {
@@ -29,6 +31,8 @@ async function run(job: Job): Promise<void> {
       value = await prune(job.text, { ...job.options, scorer: await scorer() });
     } else if (job.op === 'pack') {
       value = await packDirectory({ ...job.options, scorer: await scorer() });
+    } else if (job.op === 'locate') {
+      value = await locateJob(job.options, scorer);
     } else {
       const r = await compact(job.messages, job.options);
       // The store is a class: its entries travel, in order, and are put back on the other side.

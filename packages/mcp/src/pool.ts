@@ -1,5 +1,5 @@
 /**
- * prune, compact and pack off the server's main thread, in worker threads (core-worker.ts), so that
+ * prune, compact, pack and locate off the server's main thread, in worker threads (core-worker.ts), so that
  * no request, however heavy (a 2 MiB file, a 4,000,000-character transcript, a pack of a large
  * tree), keeps the server from reading and answering the next one: the main thread only parses
  * messages, reads files and formats results. A pack goes, when it can, to the worker that last
@@ -20,6 +20,7 @@ import {
   type PruneResult,
 } from '@ctxprune/core';
 import type { packDirectory } from '@ctxprune/core/node';
+import type { LocateJobOptions, LocateJobResult } from './locate.js';
 
 /** packDirectory's options as they cross to a worker (its scorer is the worker's own). */
 export type PackJobOptions = Omit<Parameters<typeof packDirectory>[0], 'scorer' | 'tokenCounter'>;
@@ -39,6 +40,7 @@ export interface CorePool {
   prune(text: string, options: Omit<PruneOptions, 'scorer' | 'signal' | 'tokenCounter'>): Promise<PruneResult>;
   compact(messages: Message[], options: Omit<CompactOptions, 'summarizeGoal' | 'relevance' | 'tokenCounter' | 'store'>): Promise<CompactResult>;
   pack(options: PackJobOptions): Promise<PackJobResult>;
+  locate(options: LocateJobOptions): Promise<LocateJobResult>;
   /** Workers alive now. */
   readonly workers: number;
   close(): Promise<void>;
@@ -151,6 +153,7 @@ export function createCorePool(opts: CorePoolOptions): CorePool {
       return { ...r, store };
     },
     pack: (options) => call<PackJobResult>({ op: 'pack', options }, options.root),
+    locate: (options) => call<LocateJobResult>({ op: 'locate', options }),
     get workers() {
       return slots.length;
     },

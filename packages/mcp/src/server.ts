@@ -11,14 +11,11 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import {
-  buildFileIndex,
   compact,
   compactChat,
   COMPACTION_STRATEGIES,
   describeScorer,
-  documentScoreFromScorer,
   isCtxpruneError,
-  locateFiles,
   prune,
   resolveScorer,
   type Message,
@@ -32,6 +29,7 @@ import { makeMatcher } from './matcher.js';
 import { registerOverflowTool } from './overflow.js';
 import { registerPackTool } from './pack.js';
 import { PathRefused, resolveInside } from './paths.js';
+import { locateJob, type LocateJobOptions, type LocateJobResult } from './locate.js';
 import { createCorePool, type PackJobOptions } from './pool.js';
 import { gaps, lineRange, numberPruned, numberRange, rangeHint, textLines } from './read.js';
 
@@ -155,6 +153,7 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
   const runPrune = async (t: string, o: Omit<PruneOptions, 'scorer'>) => (pool ? pool.prune(t, o) : prune(t, { ...o, scorer: await scorer() }));
   const runCompact = (m: Message[], o: Parameters<typeof compact>[1]) => (pool ? pool.compact(m, o) : compact(m, o));
   const runPack = async (o: PackJobOptions) => (pool ? pool.pack(o) : packDirectory({ ...o, scorer: await scorer() }));
+  const runLocate = (o: LocateJobOptions) => (pool ? pool.locate(o) : locateJob(o, scorer));
 
   const budgetOf = (ratio?: number, tokens?: number): Pick<PruneOptions, 'ratio' | 'tokens'> => (tokens !== undefined ? { tokens } : { ratio: ratio ?? 4 });
 
@@ -369,27 +368,21 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
       const w = await where(path ?? '.');
       if (w.refused) return w.refused;
       const top = k ?? 10;
-      let tree: Map<string, string>;
+      let r: LocateJobResult;
       try {
-        tree = await readTree(w.real, { maxFiles: limits.maxFiles, maxFileBytes: limits.maxFileBytes, maxLinks: 1 });
+        r = await runLocate({ real: w.real, rel: w.rel, focus, maxFiles: limits.maxFiles, maxFileBytes: limits.maxFileBytes });
       } catch (e) {
         return text(`[ctxprune: cannot list files (${oneLine(e)})]`);
       }
-      const files = new Map([...tree].map(([p, t]) => [w.rel === '.' ? p : `${w.rel}/${p}`, t]));
-      if (!files.size) return text(`[ctxprune: no source files under ${w.rel}]`);
-      try {
-        const sc = await scorer();
-        const documentScore = typeof sc === 'string' ? undefined : documentScoreFromScorer(sc);
-        const r = await locateFiles(focus, buildFileIndex(files), documentScore ? { documentScore } : {});
-        const sig = new Map(r.signals.map((s) => [s.path, s.score]));
-        const lines = r.ranked.slice(0, top).map((p, i) => `${i + 1}. ${p}${sig.has(p) ? `  (score ${sig.get(p)!.toFixed(3)})` : ''}`);
-        const scorerLabel = typeof sc === 'string' ? 'lexical' : sc.name;
-        return text(`[ctxprune: ${Math.min(top, r.ranked.length)} of ${files.size} files, best first; document score: ${scorerLabel}]\n${lines.join('\n')}`);
-      } catch (e) {
+      if (!r.paths.length) return text(`[ctxprune: no source files under ${w.rel}]`);
+      if (!r.ranked) {
         // Fail-open: the file list, unranked.
-        const list = [...files.keys()].slice(0, top).map((p, i) => `${i + 1}. ${p}`);
-        return text(`[ctxprune: not ranked (${oneLine(e)}); first ${list.length} files in path order]\n${list.join('\n')}`);
+        const list = r.paths.slice(0, top).map((p, i) => `${i + 1}. ${p}`);
+        return text(`[ctxprune: not ranked (${oneLine(r.rankError)}); first ${list.length} files in path order]\n${list.join('\n')}`);
       }
+      const sig = new Map(r.scores);
+      const lines = r.ranked.slice(0, top).map((p, i) => `${i + 1}. ${p}${sig.has(p) ? `  (score ${sig.get(p)!.toFixed(3)})` : ''}`);
+      return text(`[ctxprune: ${Math.min(top, r.ranked.length)} of ${r.paths.length} files, best first; document score: ${r.scorer}]\n${lines.join('\n')}`);
     },
   );
 

@@ -127,6 +127,25 @@ describe('the server keeps answering (#16 items 2, 3)', { timeout: 120_000 }, ()
     }
   });
 
+  it('a heavy locate_files (400 files) runs in a worker: the next call is answered within 5 s, and the right file ranks first', async () => {
+    const big = join(root, 'bigloc');
+    await mkdir(big);
+    try {
+      const body = Array.from({ length: 250 }, (_, i) => `def step_${i}(items, weight=${i}):\n    return sum(x * weight for x in items if x > ${i})\n`).join(
+        '\n',
+      );
+      for (let f = 0; f < 400; f++) await writeFile(join(big, `module_${f}.py`), `import math\n\n${body.replaceAll('step_', `m${f}_step_`)}`);
+      const heavy = call('locate_files', { focus: 'the weighted sum in m17_step_42 is wrong', path: 'bigloc', k: 3 }, 300_000);
+      await new Promise((r) => setTimeout(r, 300));
+      const smallMs = await answersNext();
+      const r = await heavy;
+      expect(r.text).toMatch(/^\[ctxprune: 3 of 400 files, best first; document score: \w+\]\n1\. bigloc\/module_17\.py /);
+      expect(smallMs).toBeLessThan(5_000);
+    } finally {
+      await rm(big, { recursive: true, force: true });
+    }
+  });
+
   it('a message that is not JSON-RPC is answered with an error and does not stop the server', async () => {
     const transport = server.transport!;
     const seen = new Promise<JSONRPCMessage>((ok) => {
