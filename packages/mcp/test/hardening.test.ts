@@ -43,6 +43,12 @@ afterAll(async () => {
   await rm(outside, { recursive: true, force: true });
 });
 
+/** 400 Python modules of 250 small functions each (about 4 MB): a tree heavy enough to index for seconds. */
+async function writeModules(dir: string): Promise<void> {
+  const body = Array.from({ length: 250 }, (_, i) => `def step_${i}(items, weight=${i}):\n    return sum(x * weight for x in items if x > ${i})\n`).join('\n');
+  for (let f = 0; f < 400; f++) await writeFile(join(dir, `module_${f}.py`), `import math\n\n${body.replaceAll('step_', `m${f}_step_`)}`);
+}
+
 describe('the server keeps answering (#16 items 2, 3)', { timeout: 120_000 }, () => {
   it('search_pruned with a catastrophic-backtracking regex answers, and so does the next call', async () => {
     const r = await call('search_pruned', { pattern: '(a+)+$', focus: 'x', path: 'redos.txt' }, 10_000);
@@ -98,10 +104,7 @@ describe('the server keeps answering (#16 items 2, 3)', { timeout: 120_000 }, ()
     const big = join(root, 'big');
     await mkdir(big);
     try {
-      const body = Array.from({ length: 250 }, (_, i) => `def step_${i}(items, weight=${i}):\n    return sum(x * weight for x in items if x > ${i})\n`).join(
-        '\n',
-      );
-      for (let f = 0; f < 400; f++) await writeFile(join(big, `module_${f}.py`), `import math\n\n${body.replaceAll('step_', `m${f}_step_`)}`);
+      await writeModules(big);
       const t0 = performance.now();
       let bigDone = 0;
       const heavy = call(
@@ -131,10 +134,7 @@ describe('the server keeps answering (#16 items 2, 3)', { timeout: 120_000 }, ()
     const big = join(root, 'bigloc');
     await mkdir(big);
     try {
-      const body = Array.from({ length: 250 }, (_, i) => `def step_${i}(items, weight=${i}):\n    return sum(x * weight for x in items if x > ${i})\n`).join(
-        '\n',
-      );
-      for (let f = 0; f < 400; f++) await writeFile(join(big, `module_${f}.py`), `import math\n\n${body.replaceAll('step_', `m${f}_step_`)}`);
+      await writeModules(big);
       const heavy = call('locate_files', { focus: 'the weighted sum in m17_step_42 is wrong', path: 'bigloc', k: 3 }, 300_000);
       await new Promise((r) => setTimeout(r, 300));
       const smallMs = await answersNext();
