@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The training pipeline end to end in about a minute, on the committed feature fixture instead of
-# mined repositories: build_dataset.mjs -> train.py (a few steps) -> export.py -> the exported graph
-# run by onnxruntime-web in Node against torch's outputs (training/smoke_parity.mjs). It proves the
+# mined repositories: build_dataset.mjs -> train.py (a few steps) -> export.py -> the shipped model's
+# parity test (packages/core/test/runtime/parity.test.ts) pointed at the exported graph. It proves the
 # pipeline runs and that what it exports honours the runtime's contract; the model it trains is noise.
 #   bash training/smoke.sh            (needs training/requirements.txt's Python packages and `npm run build`)
 set -euo pipefail
@@ -31,4 +31,5 @@ node training/build_dataset.mjs --work "$WORK" --neg 0.3
 OMP_NUM_THREADS=1 $PY training/train.py --work "$WORK" --steps 6 --batch 4 --eval-every 6 --smoke --seed 7
 $PY training/export.py --work "$WORK" --checkpoint "$WORK/model/best.pt" --out "$WORK/smoke.onnx" --parity "$WORK/parity" \
     --features-fixture "$FIX"
-node training/smoke_parity.mjs "$WORK/smoke.onnx" "$WORK/parity/torch-outputs.json" "$FIX/features.f32"
+CTXPRUNE_PARITY_MODEL="$WORK/smoke.onnx" CTXPRUNE_PARITY_REFERENCE="$WORK/parity/torch-outputs.json" \
+    npx vitest run packages/core/test/runtime/parity.test.ts

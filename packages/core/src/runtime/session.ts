@@ -93,6 +93,8 @@ export class ModelSession {
 
   /** The word vectors the model carries (outputs word_keys, words), for feature version 2; null when it has none. */
   words: WordVectors | null = null;
+  /** The contract outputs this model has (the same after a WebGPU → WASM fallback: same model). */
+  private fetches?: string[];
 
   static async create(opts: SessionOptions = {}): Promise<ModelSession> {
     const t0 = performance.now();
@@ -177,8 +179,8 @@ export class ModelSession {
   private async runOnce(features: Float32Array, n: number, f: number): Promise<ModelOutputs> {
     const input = new this.ort.Tensor('float32', features, [1, n, f]);
     // Only the per-line outputs (and info): a model's constant word table is read once, at load.
-    const fetches = OUTPUTS.filter((name) => this.session.outputNames.includes(name));
-    const out = await this.session.run({ [INPUT_FEATURES]: input }, fetches);
+    this.fetches ??= OUTPUTS.filter((name) => this.session.outputNames.includes(name));
+    const out = await this.session.run({ [INPUT_FEATURES]: input }, this.fetches);
     const get = async (name: string): Promise<Float32Array> => {
       const t = out[name];
       if (!t) throw new CtxpruneError('ASSET_LOAD_FAILED', `model output "${name}" missing (contract ${CONTRACT})`);
