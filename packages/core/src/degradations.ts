@@ -1,6 +1,7 @@
 /**
- * Defined degradations of `prune()`: what it did instead of the full pipeline, as a code a program
- * can switch on and a message a person can act on (`stats.degraded`). The README lists the codes.
+ * Defined degradations: what `prune()` (`stats.degraded`) or `compact()` (`result.degraded`) did
+ * instead of the full pipeline, as a code a program can switch on and a message a person can act
+ * on. The README lists the codes of both.
  */
 
 /** Each code and what it means. */
@@ -20,17 +21,40 @@ export const DEGRADATION_CODES = {
 
 export type DegradationCode = keyof typeof DEGRADATION_CODES;
 
-export interface Degradation {
-  code: DegradationCode;
+/** Each code of `compact()`'s `degraded` and what it means. */
+export const COMPACTION_DEGRADATION_CODES = {
+  ORPHAN_TOOL_RESULT: 'a tool result names a call that no earlier message makes: it is compacted on its own',
+  GOAL_CALLBACK_EMPTY: 'the goal callback returned no text: the cuts are scored against the latest user message',
+  GOAL_CALLBACK_FAILED: 'the goal callback threw or timed out: the cuts are scored against the latest user message',
+  NO_GOAL: 'no goal and no user message: relevance is flat, recency breaks ties',
+  RELEVANCE_HOOK_FAILED: 'the relevance hook threw, timed out or returned unusable scores: the lexical scorer (BM25) rated the messages',
+  LINE_PRUNER_REFUSED: 'the line pruner refused a message (e.g. binary content): it is kept whole or evicted, never cut',
+  PROTECTED_CUT: 'the protected messages did not fit once everything older was evicted: they were cut line by line for the goal',
+  MESSAGES_OMITTED: 'messages left out entirely (not even their placeholder fits the budget): their originals are in the store',
+  PINNED_OVER_BUDGET: 'the pinned messages alone exceed the budget: everything else was left out and the result is over budget',
+} as const;
+
+export type CompactionDegradationCode = keyof typeof COMPACTION_DEGRADATION_CODES;
+
+/** One degradation: `C` is `DegradationCode` for prune, `CompactionDegradationCode` for compact. */
+export interface Degradation<C extends string = DegradationCode> {
+  code: C;
   /** This occurrence in words (names the language, the budget, …). */
   message: string;
 }
 
-export function degradation(code: DegradationCode, message: string): Degradation {
+export type CompactionDegradation = Degradation<CompactionDegradationCode>;
+
+export function degradation<C extends string = DegradationCode>(code: C, message: string): Degradation<C> {
   return { code, message };
 }
 
+/** Adds `d` to `list` unless the same code and message are already there (a note said once). */
+export function noteOnce<C extends string>(list: Degradation<C>[], d: Degradation<C>): void {
+  if (!list.some((x) => x.code === d.code && x.message === d.message)) list.push(d);
+}
+
 /** The messages, joined for one line of text (CLI notes, headers). */
-export function describeDegradations(degraded: readonly Degradation[], sep = '; '): string {
+export function describeDegradations(degraded: readonly Degradation<string>[], sep = '; '): string {
   return degraded.map((d) => d.message).join(sep);
 }

@@ -13,6 +13,7 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const MAIN = [
   'AUDIT_THRESHOLDS',
   'CARD_FIELDS',
+  'COMPACTION_DEGRADATION_CODES',
   'COMPACTION_STRATEGIES',
   'ContextGraph',
   'CtxpruneError',
@@ -144,9 +145,9 @@ describe('public API', () => {
 });
 
 describe('degradation codes', () => {
-  it('every code is documented in the README', async () => {
-    const { DEGRADATION_CODES } = await import('../src/degradations.js');
+  it('every code of prune and of compact is documented in the README', async () => {
+    const { DEGRADATION_CODES, COMPACTION_DEGRADATION_CODES } = await import('../src/degradations.js');
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-    for (const code of Object.keys(DEGRADATION_CODES)) expect(readme, code).toContain(`| \`${code}\` |`);
+    for (const code of [...Object.keys(DEGRADATION_CODES), ...Object.keys(COMPACTION_DEGRADATION_CODES)]) expect(readme, code).toContain(`| \`${code}\` |`);
   });
 });

@@ -37,6 +37,7 @@ function body(r: ToolResult): {
   pruned: string[];
   evicted: string[];
   pinnedOverBudget: unknown;
+  degraded: unknown[];
 } {
   const t = r.content[0].text;
   return JSON.parse(t.slice(t.indexOf('\n') + 1));
@@ -167,6 +168,20 @@ describe('compact_history: ctxprune messages', { timeout: 60_000 }, () => {
     const out = b.messages as { id: string; content: string }[];
     expect(out.map((m) => m.id)).toEqual(['u', 'a', 't', 'z', 'u2']);
     expect(out[2].content).toMatch(PLACEHOLDER);
+    expect(b.degraded).toEqual([]);
+  });
+
+  it('carry what compaction did instead of the plan as { code, message }', async () => {
+    const ms = [
+      { id: 'u', role: 'user', content: 'Fix parse_header', pinned: true },
+      { id: 't', role: 'tool', toolName: 'read_file', toolCallId: 'ghost', content: BIG },
+      { id: 'u2', role: 'user', content: 'Thanks' },
+    ];
+    const b = body(await call({ messages: ms, strategy: 'reactive', tokens: 200 }));
+    expect(b.degraded).toEqual([
+      { code: 'ORPHAN_TOOL_RESULT', message: 'tool result t names call ghost, which no earlier message makes: compacted on its own' },
+      { code: 'PROTECTED_CUT', message: 'the protected messages did not fit once everything older was evicted: 1 cut line by line for the goal' },
+    ]);
   });
 });
 

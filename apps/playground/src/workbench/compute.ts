@@ -113,7 +113,7 @@ export async function runCompaction(params: CompactParams, counter?: TokenCounte
     tokensAfter: r.tokensAfter,
     budget: r.budget,
     overBudget: r.overBudget,
-    degraded: r.degraded,
+    degraded: r.degraded.map((d) => d.message),
     goal: d.goal,
     goalSource: d.goalSource,
     relevanceBackend: d.relevanceBackend,

@@ -20,6 +20,7 @@
  * pairing), reactive.ts, scored.ts (the scored strategies: offers.ts, plan.ts, relevance.ts,
  * packing.ts, topup.ts), fit-last.ts (cutting the protected messages), result.ts (the output).
  */
+import { degradation, noteOnce, type CompactionDegradation } from '../degradations.js';
 import { checkedCounter, loadDefaultTokenCounter } from '../text/tokens.js';
 import { evictedPlaceholder } from './blocks.js';
 import { fitLast } from './fit-last.js';
@@ -39,7 +40,7 @@ export async function compact(messages: Message[], options: CompactOptions): Pro
   const opt = validateOptions(options);
   const counter = options.tokenCounter !== undefined ? checkedCounter(options.tokenCounter) : await loadDefaultTokenCounter();
   const budget = opt.budget;
-  const degraded: string[] = [];
+  const degraded: CompactionDegradation[] = [];
   const tokens = messages.map((m) => counter.count(m.content));
   const keys = messages.map((m) => overflowKey(m.id, m.content));
   const pairs = pairsOf(messages, degraded);
@@ -108,7 +109,7 @@ export async function compact(messages: Message[], options: CompactOptions): Pro
       for (const i of all) states[i] = { kind: 'full' };
       for (const i of evictable) states[i] = { kind: 'evicted' };
       if (opt.strategy !== 'reactive' && opt.strategy !== 'mig') Object.assign(dump, { goal: g.goal, goalSource: g.source });
-      for (const d of g.degraded) if (!degraded.includes(d)) degraded.push(d);
+      for (const d of g.degraded) noteOnce(degraded, d);
       await fitLast(
         ctx,
         last,
@@ -131,7 +132,7 @@ export async function compact(messages: Message[], options: CompactOptions): Pro
       after -= costOf(ctx, states, i);
       states[i] = { kind: 'omitted' };
     }
-    degraded.push('the budget could only be met by leaving messages out');
+    degraded.push(degradation('MESSAGES_OMITTED', 'the budget could only be met by leaving messages out'));
     pairConsistency(ctx, states);
   }
   return buildResult(ctx, states, dump, degraded, budget, pinnedTokens);

@@ -4,6 +4,7 @@
  * rendered cut ends with one line naming the store key of the whole original. Loaded lazily:
  * the pipeline pulls in syntax and scoring, which reactive compaction does not need.
  */
+import { degradation, noteOnce, type CompactionDegradation } from '../degradations.js';
 import { lineCount, splitLines } from '../text/lines.js';
 import type { TokenCounter } from '../text/tokens.js';
 import type { CompactOptions, Message } from './types.js';
@@ -39,7 +40,7 @@ export function pathArgument(args: string | undefined): string | undefined {
 export interface CutContext {
   counter: TokenCounter;
   scorer: CompactOptions['scorer'];
-  degraded: string[];
+  degraded: CompactionDegradation[];
 }
 
 /**
@@ -63,8 +64,8 @@ export async function cutMessage(m: Message, key: string, query: string, allot: 
         ...(ctx.scorer !== undefined ? { scorer: ctx.scorer } : {}),
       });
     } catch (e) {
-      const note = `line pruner refused ${m.id} (${e instanceof Error ? e.message : String(e)}): it is kept whole or evicted`;
-      if (!ctx.degraded.includes(note)) ctx.degraded.push(note);
+      const why = e instanceof Error ? e.message : String(e);
+      noteOnce(ctx.degraded, degradation('LINE_PRUNER_REFUSED', `line pruner refused ${m.id} (${why}): it is kept whole or evicted`));
       return null;
     }
     if (r.keptLines.length === 0 || r.keptLines.length >= n) return null;

@@ -4,10 +4,19 @@
  * line for the goal to its share; placeholders of older messages are left out (oldest first) when
  * even the protected messages' placeholders do not fit.
  */
+import { degradation, type CompactionDegradation } from '../degradations.js';
 import { cutMessage } from './cuts.js';
 import type { Ctx, State } from './state.js';
 
-export async function fitLast(ctx: Ctx, last: number[], older: number[], states: State[], availAll: number, goal: string, degraded: string[]): Promise<void> {
+export async function fitLast(
+  ctx: Ctx,
+  last: number[],
+  older: number[],
+  states: State[],
+  availAll: number,
+  goal: string,
+  degraded: CompactionDegradation[],
+): Promise<void> {
   const { tokens, placeholderCost } = ctx;
   const olderCost = (i: number) => (states[i].kind === 'omitted' ? 0 : states[i].kind === 'evicted' ? placeholderCost[i] : tokens[i]);
   const minLast = last.reduce((a, i) => a + Math.min(tokens[i], placeholderCost[i]), 0);
@@ -19,7 +28,14 @@ export async function fitLast(ctx: Ctx, last: number[], older: number[], states:
     states[i] = { kind: 'omitted' };
     omitted++;
   }
-  if (omitted) degraded.push(`${omitted} older message(s) left out entirely (not even a placeholder fits the budget); their originals are in the store`);
+  if (omitted) {
+    degraded.push(
+      degradation(
+        'MESSAGES_OMITTED',
+        `${omitted} older message(s) left out entirely (not even a placeholder fits the budget); their originals are in the store`,
+      ),
+    );
+  }
   let remaining = availAll - olderTotal;
   const order = [...last].sort((a, b) => tokens[a] - tokens[b] || a - b);
   let cutCount = 0;
@@ -41,8 +57,9 @@ export async function fitLast(ctx: Ctx, last: number[], older: number[], states:
     } else states[i] = { kind: 'omitted' };
   }
   if (cutCount || order.some((i) => states[i].kind !== 'full')) {
+    const rest = order.some((i) => states[i].kind === 'evicted' || states[i].kind === 'omitted') ? ', the rest evicted or left out' : '';
     degraded.push(
-      `the protected messages did not fit once everything older was evicted: ${cutCount} cut line by line for the goal${order.some((i) => states[i].kind === 'evicted' || states[i].kind === 'omitted') ? ', the rest evicted or left out' : ''}`,
+      degradation('PROTECTED_CUT', `the protected messages did not fit once everything older was evicted: ${cutCount} cut line by line for the goal${rest}`),
     );
   }
 }

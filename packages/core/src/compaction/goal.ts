@@ -2,13 +2,14 @@
  * The pruning goal (SWE-Pruner): one sentence from the caller's LLM, or the latest user message
  * when there is no callback or it fails. A goal given outright wins over both.
  */
+import { degradation, type CompactionDegradation } from '../degradations.js';
 import { hookTimeout, withTimeout } from './hooks.js';
 import { GOAL_PROMPT, type CompactOptions, type Message } from './types.js';
 
 export interface ResolvedGoal {
   goal: string;
   source: 'option' | 'callback' | 'latest_user';
-  degraded: string[];
+  degraded: CompactionDegradation[];
 }
 
 export function latestUserIndex(messages: readonly Message[]): number {
@@ -33,7 +34,7 @@ export function goalPrompt(messages: readonly Message[], maxChars = 6000): strin
 }
 
 export async function resolveGoal(messages: readonly Message[], options: CompactOptions): Promise<ResolvedGoal> {
-  const degraded: string[] = [];
+  const degraded: CompactionDegradation[] = [];
   const limit = hookTimeout(options.hookTimeoutMs);
   if (options.goal !== undefined && options.goal.trim() !== '') return { goal: options.goal.trim(), source: 'option', degraded };
   const u = latestUserIndex(messages);
@@ -42,11 +43,12 @@ export async function resolveGoal(messages: readonly Message[], options: Compact
     try {
       const g = await withTimeout(options.summarizeGoal({ prompt: goalPrompt(messages), messages, maxTokens: 50 }), limit, 'goal callback');
       if (typeof g === 'string' && g.trim() !== '') return { goal: g.trim(), source: 'callback', degraded };
-      degraded.push('goal callback returned no text: scored against the latest user message');
+      degraded.push(degradation('GOAL_CALLBACK_EMPTY', 'goal callback returned no text: scored against the latest user message'));
     } catch (e) {
-      degraded.push(`goal callback failed (${e instanceof Error ? e.message : String(e)}): scored against the latest user message`);
+      const why = e instanceof Error ? e.message : String(e);
+      degraded.push(degradation('GOAL_CALLBACK_FAILED', `goal callback failed (${why}): scored against the latest user message`));
     }
   }
-  if (fallback.trim() === '') degraded.push('no goal and no user message: relevance is flat, recency breaks ties');
+  if (fallback.trim() === '') degraded.push(degradation('NO_GOAL', 'no goal and no user message: relevance is flat, recency breaks ties'));
   return { goal: fallback, source: 'latest_user', degraded };
 }

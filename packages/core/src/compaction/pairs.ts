@@ -2,6 +2,7 @@
  * Tool-call pairing: which result answers which call (and the file its call names), and the rule
  * that a call and its results are kept, cut or evicted together, and left out together.
  */
+import { degradation, type CompactionDegradation } from '../degradations.js';
 import { pathArgument } from './cuts.js';
 import type { Ctx, State } from './state.js';
 import type { Message } from './types.js';
@@ -15,7 +16,7 @@ export interface Pairs {
   fileOf: Map<number, string>;
 }
 
-export function pairsOf(messages: readonly Message[], degraded: string[] = []): Pairs {
+export function pairsOf(messages: readonly Message[], degraded: CompactionDegradation[] = []): Pairs {
   const calls = new Map<string, { i: number; args: string }>();
   const callOf = new Map<number, number>();
   const resultsOf = new Map<number, number[]>();
@@ -25,7 +26,7 @@ export function pairsOf(messages: readonly Message[], degraded: string[] = []): 
     if (m.toolCallId === undefined) return;
     const c = calls.get(m.toolCallId);
     if (!c) {
-      degraded.push(`tool result ${m.id} names call ${m.toolCallId}, which no earlier message makes: compacted on its own`);
+      degraded.push(degradation('ORPHAN_TOOL_RESULT', `tool result ${m.id} names call ${m.toolCallId}, which no earlier message makes: compacted on its own`));
       return;
     }
     callOf.set(i, c.i);

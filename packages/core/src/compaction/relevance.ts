@@ -2,6 +2,7 @@
  * Relevance of blocks to a goal: lexical BM25 over identifier-split terms by default, or the
  * caller's backbone. Scores are normalised to 0..1 so they can be set against redundancy.
  */
+import { degradation, type CompactionDegradation } from '../degradations.js';
 import { bm25Scores, buildBm25Index } from '../retrieval/bm25.js';
 import { termsOf } from '../text/identifiers.js';
 import { checkedScores, DEFAULT_HOOK_TIMEOUT_MS, withTimeout } from './hooks.js';
@@ -51,7 +52,7 @@ export async function rateUnits(
   isQuery: (u: { msg: number }) => boolean,
   custom: RelevanceFn | undefined,
   timeoutMs: number,
-  degraded: string[],
+  degraded: CompactionDegradation[],
 ): Promise<'lexical-bm25' | 'custom'> {
   let backend: 'lexical-bm25' | 'custom' = custom ? 'custom' : 'lexical-bm25';
   const scored = units.filter((u) => !isQuery(u));
@@ -65,7 +66,7 @@ export async function rateUnits(
     );
   } catch (e) {
     if (!custom) throw e;
-    degraded.push(`relevance hook failed (${e instanceof Error ? e.message : String(e)}): used the lexical scorer`);
+    degraded.push(degradation('RELEVANCE_HOOK_FAILED', `relevance hook failed (${e instanceof Error ? e.message : String(e)}): used the lexical scorer`));
     backend = 'lexical-bm25';
     relevance = await scoreRelevance(
       goal,

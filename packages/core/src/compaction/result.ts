@@ -3,12 +3,20 @@
  * omitted ones left out), the ids per status, the store holding the original of everything evicted
  * or cut, and the per-message dump.
  */
+import { degradation, type CompactionDegradation } from '../degradations.js';
 import { evictedPlaceholder } from './blocks.js';
 import { costOf, type Ctx, type State } from './state.js';
 import { OverflowStore } from './store.js';
 import type { CompactResult, CompactionDump, Message, MessageDump, MessageStatus } from './types.js';
 
-export function buildResult(ctx: Ctx, states: readonly State[], dump: CompactionDump, degraded: string[], budget: number, pinnedTokens: number): CompactResult {
+export function buildResult(
+  ctx: Ctx,
+  states: readonly State[],
+  dump: CompactionDump,
+  degraded: CompactionDegradation[],
+  budget: number,
+  pinnedTokens: number,
+): CompactResult {
   const { messages, tokens, keys } = ctx;
   const total = tokens.reduce((a, b) => a + b, 0);
   const after = messages.reduce((a, _, i) => a + costOf(ctx, states, i), 0);
@@ -52,7 +60,10 @@ export function buildResult(ctx: Ctx, states: readonly State[], dump: Compaction
   const overBudget = after > budget;
   if (overBudget) {
     degraded.push(
-      `the pinned messages alone take ${pinnedTokens} tokens, over the budget of ${budget}: everything else was left out and the result is over budget`,
+      degradation(
+        'PINNED_OVER_BUDGET',
+        `the pinned messages alone take ${pinnedTokens} tokens, over the budget of ${budget}: everything else was left out and the result is over budget`,
+      ),
     );
   }
   const pinnedOverBudget = overBudget ? { pinnedTokens, budget } : null;

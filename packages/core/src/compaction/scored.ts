@@ -3,6 +3,7 @@
  * offers cuts, the cuts are rated against the goal (or, for mig, the recent context), packed under
  * the budget, checked exactly, and the leftover tops up the best messages.
  */
+import { noteOnce, type CompactionDegradation } from '../degradations.js';
 import type { MigScore } from '../select/types.js';
 import { latestUserIndex, type ResolvedGoal } from './goal.js';
 import { hookTimeout } from './hooks.js';
@@ -30,7 +31,7 @@ export async function scored(
   options: CompactOptions,
   selBudget: number,
   dump: CompactionDump,
-  degraded: string[],
+  degraded: CompactionDegradation[],
   g: ResolvedGoal,
 ): Promise<boolean> {
   const { messages } = ctx;
@@ -46,7 +47,7 @@ export async function scored(
   } else {
     goal = g.goal;
     dump.goalSource = g.source;
-    for (const d of g.degraded) if (!degraded.includes(d)) degraded.push(d);
+    for (const d of g.degraded) noteOnce(degraded, d);
   }
   dump.goal = goal;
   dump.relevanceBackend = options.relevance ? 'custom' : 'lexical-bm25';

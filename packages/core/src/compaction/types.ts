@@ -3,6 +3,7 @@
  * same list with some bodies replaced by placeholders (evicted) or shortened (pruned), never
  * more tokens than the budget unless the pinned messages alone exceed it.
  */
+import type { CompactionDegradation } from '../degradations.js';
 import type { TokenCounter } from '../text/tokens.js';
 import type { PruneOptions } from '../prune/types.js';
 import type { GroupScore } from '../select/types.js';
@@ -142,7 +143,8 @@ export interface CompactionDump {
   /** Tokens of the pinned messages (the only ones compaction may not touch). */
   pinnedTokens: number;
   overBudget: boolean;
-  degraded: string[];
+  /** The same list as the result's `degraded`. */
+  degraded: CompactionDegradation[];
   /** The goal the blocks were scored against (null for reactive). */
   goal: string | null;
   goalSource: 'option' | 'callback' | 'latest_user' | 'recent_context' | null;
@@ -174,6 +176,7 @@ export interface CompactResult {
   overBudget: boolean;
   /** Why, typed: set exactly when overBudget is (the pinned messages' tokens against the budget). */
   pinnedOverBudget: { pinnedTokens: number; budget: number } | null;
-  degraded: string[];
+  /** What compaction did instead of the plan, each once: a code (`COMPACTION_DEGRADATION_CODES`) and its message. */
+  degraded: CompactionDegradation[];
   dump: CompactionDump;
 }

@@ -88,6 +88,17 @@ describe('ctxprune compact', { timeout: 60_000 }, () => {
     expect(io.stdout).toContain('evicted 1: t1');
   });
 
+  it('says what it did instead of the plan: a code and a message in --json, the message as a note without', async () => {
+    const orphan = { ...transcript, messages: [...transcript.messages, { id: 't4', role: 'tool', toolCallId: 'ghost', content: 'exit 0' }] };
+    const note = 'tool result t4 names call ghost, which no earlier message makes: compacted on its own';
+    const j = capture();
+    expect(await main(['compact', '--in', file(orphan), '--strategy', 'reactive', '--tokens', '460', '--json'], j)).toBe(0);
+    expect(JSON.parse(j.stdout.join('')).dump.degraded).toEqual([{ code: 'ORPHAN_TOOL_RESULT', message: note }]);
+    const t = capture();
+    expect(await main(['compact', '--in', file(orphan), '--strategy', 'reactive', '--tokens', '460'], t)).toBe(0);
+    expect(t.stdout.filter((l) => l.startsWith('note: '))).toEqual([`note: ${note}`]);
+  });
+
   it('rejects an unknown strategy with the list of valid ones, and bad budgets and transcripts', async () => {
     const bad = async (argv: string[]) => {
       const io = capture();

@@ -124,9 +124,12 @@ describe('task_aware', () => {
     expect(failing.dump.goalSource).toBe('latest_user');
     expect(failing.dump.goal).toBe('Fix the header parser bug in parseHeader');
     expect(failing.evicted).toEqual(['t2']);
-    expect(failing.degraded.some((d) => d.includes('goal callback failed (rate limited)'))).toBe(true);
+    expect(failing.degraded).toEqual([
+      { code: 'GOAL_CALLBACK_FAILED', message: 'goal callback failed (rate limited): scored against the latest user message' },
+    ]);
     const empty = await compact(transcript(), opts({ strategy: 'task_aware', tokens: 70, summarizeGoal: async () => '  ' }));
     expect(empty.dump.goalSource).toBe('latest_user');
+    expect(empty.degraded).toEqual([{ code: 'GOAL_CALLBACK_EMPTY', message: 'goal callback returned no text: scored against the latest user message' }]);
   });
 
   it('a goal given outright wins and the callback is not called', async () => {
@@ -178,7 +181,9 @@ describe('task_aware', () => {
     const broken = await compact(transcript(), opts({ strategy: 'task_aware', tokens: 70, relevance: async () => [1] }));
     expect(broken.dump.relevanceBackend).toBe('lexical-bm25');
     expect(broken.evicted).toEqual(['t2']);
-    expect(broken.degraded[0]).toMatch(/relevance hook failed/);
+    expect(broken.degraded).toEqual([
+      { code: 'RELEVANCE_HOOK_FAILED', message: 'relevance hook failed (relevance hook returned 1 scores for 5 texts): used the lexical scorer' },
+    ]);
   });
 });
 
@@ -251,7 +256,13 @@ describe('protection', () => {
     expect(r2.tokensAfter).toBeLessThanOrEqual(40);
     expect(r2.tokensAfter).toBe(sumTokens(r2.messages));
     expect(r2.dump.messages.find((m) => m.id === 't2')!.status).not.toBe('protected');
-    expect(r2.degraded.join(' ')).toMatch(/the protected messages did not fit once everything older was evicted/);
+    expect(r2.degraded).toEqual([
+      { code: 'MESSAGES_OMITTED', message: '1 older message(s) left out entirely (not even a placeholder fits the budget); their originals are in the store' },
+      {
+        code: 'PROTECTED_CUT',
+        message: 'the protected messages did not fit once everything older was evicted: 0 cut line by line for the goal, the rest evicted or left out',
+      },
+    ]);
   });
 
   it('protected (unpinned) messages over the budget give way: the budget holds', async () => {
@@ -267,7 +278,13 @@ describe('protection', () => {
     expect(r.overBudget).toBe(true);
     expect(r.pinnedOverBudget).toEqual({ pinnedTokens: 18, budget: 10 });
     expect(r.dump.pinnedTokens).toBe(18);
-    expect(r.degraded.join(' ')).toMatch(/pinned messages alone take 18 tokens, over the budget of 10/);
+    expect(r.degraded).toEqual([
+      { code: 'MESSAGES_OMITTED', message: '5 older message(s) left out entirely (not even a placeholder fits the budget); their originals are in the store' },
+      {
+        code: 'PINNED_OVER_BUDGET',
+        message: 'the pinned messages alone take 18 tokens, over the budget of 10: everything else was left out and the result is over budget',
+      },
+    ]);
     // everything unpinned is gone (left out entirely: not even placeholders fit), still retrievable
     expect(r.messages.map((m) => m.id)).toEqual(['sys', 'u2', 'a3', 't3']);
     expect(r.evicted).toEqual(['u1', 'a1', 't1', 'a2', 't2']);
@@ -284,7 +301,9 @@ describe('protection', () => {
     expect(r.overBudget).toBe(false);
     expect(r.tokensAfter).toBeLessThanOrEqual(40);
     expect(r.dump.messages.filter((m) => m.status === 'omitted').map((m) => m.id)).toEqual(['u1']);
-    expect(r.degraded[0]).toMatch(/1 older message\(s\) left out entirely/);
+    expect(r.degraded).toEqual([
+      { code: 'MESSAGES_OMITTED', message: '1 older message(s) left out entirely (not even a placeholder fits the budget); their originals are in the store' },
+    ]);
   });
 });
 

@@ -83,7 +83,9 @@ describe('tool-call pairing, OpenAI shape', { timeout: 60_000 }, () => {
   it('a result whose call is missing is compacted on its own and said so', async () => {
     const ms = [...openai().slice(0, 2), { role: 'tool', tool_call_id: 'ghost', content: 'orphan output' }];
     const r = await compactChat(ms, { strategy: 'reactive', tokens: 1000, tokenCounter: words });
-    expect(r.result.degraded.join(' ')).toMatch(/names call ghost, which no earlier message makes/);
+    expect(r.result.degraded).toEqual([
+      { code: 'ORPHAN_TOOL_RESULT', message: 'tool result m2 names call ghost, which no earlier message makes: compacted on its own' },
+    ]);
   });
 });
 

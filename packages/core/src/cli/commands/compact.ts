@@ -72,7 +72,7 @@ export const command: Command = {
     io.out(`kept ${r.kept.length}: ${r.kept.join(', ') || '-'}`);
     io.out(`pruned ${r.pruned.length}: ${r.pruned.join(', ') || '-'}`);
     io.out(`evicted ${r.evicted.length}: ${r.evicted.join(', ') || '-'}`);
-    for (const d of r.degraded) io.out(`note: ${d}`);
+    for (const d of r.degraded) io.out(`note: ${d.message}`);
     if (stored) io.out(`stored ${stored.keys.length} original(s) in ${stored.dir}: ctxprune overflow KEY --store ${stored.dir}`);
     return 0;
   },
