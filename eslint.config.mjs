@@ -48,6 +48,18 @@ export default defineConfig(
     },
   },
   {
+    // The library reads no environment variable: the programs (the CLI, the MCP server's stdio
+    // entry and its workers) read them and pass them in (configureFromEnvironment, defaultStateDir).
+    files: ['packages/core/src/**/*.ts'],
+    ignores: ['packages/core/src/cli/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'library code takes settings as options; read process.env in the CLI or the MCP entry point' },
+      ],
+    },
+  },
+  {
     // Tests read JSON (CLI output, fixtures) and poke at internals: the value checks are the
     // assertions themselves, and typing every parsed shape would only restate them.
     files: ['**/test/**', 'e2e/**'],

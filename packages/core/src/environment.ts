@@ -18,7 +18,7 @@ const NUMBERS: Record<string, NumberKey> = {
 };
 
 /** The configuration the variables ask for (a malformed number is ignored). */
-export function runtimeFromEnvironment(vars: Record<string, string | undefined>): Partial<RuntimeConfig> {
+export function runtimeFromEnvironment(vars: Readonly<Record<string, string | undefined>>): Partial<RuntimeConfig> {
   const out: Partial<RuntimeConfig> = {};
   if (vars.CTXPRUNE_MODEL) out.model = vars.CTXPRUNE_MODEL;
   for (const [name, key] of Object.entries(NUMBERS)) {
@@ -29,7 +29,7 @@ export function runtimeFromEnvironment(vars: Record<string, string | undefined>)
   return out;
 }
 
-/** Apply the variables (default: `process.env`) through `configure`. */
-export function configureFromEnvironment(vars: Record<string, string | undefined> = process.env): CtxpruneEnv {
+/** Apply the variables (the program passes `process.env`) through `configure`. */
+export function configureFromEnvironment(vars: Readonly<Record<string, string | undefined>>): CtxpruneEnv {
   return configure({ runtime: runtimeFromEnvironment(vars) });
 }

@@ -9,7 +9,7 @@ import { locateJob, type LocateJobOptions } from './locate.js';
 import type { PackJobOptions } from './pool.js';
 
 // CTXPRUNE_MODEL and the neural tuning variables, as the CLI reads them.
-configureFromEnvironment();
+configureFromEnvironment(process.env);
 
 const name = (workerData as { scorer: 'auto' | 'neural' | 'lexical' }).scorer;
 let sc: Promise<Scorer | 'lexical'> | null = null;

@@ -1,9 +1,10 @@
 /**
  * read_overflow: the tool every compaction placeholder names (`[tool output pruned; use
  * read_overflow ovf_… to retrieve]`). compact_history saves the originals of what it evicts or
- * cuts in an on-disk store that outlives the call (core's DiskOverflowStore: the state directory
- * $CTXPRUNE_STATE_DIR, $XDG_STATE_HOME/ctxprune/overflow or ~/.local/state/ctxprune/overflow,
- * entries kept 7 days, 256 MiB at most); read_overflow returns an original byte for byte.
+ * cuts in an on-disk store that outlives the call (core's DiskOverflowStore in the state directory
+ * the server is given: runStdioServer's default is $CTXPRUNE_STATE_DIR, $XDG_STATE_HOME/ctxprune/overflow
+ * or ~/.local/state/ctxprune/overflow; entries kept 7 days, 256 MiB at most); read_overflow returns an
+ * original byte for byte.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -15,8 +16,8 @@ export interface OverflowTool {
   readonly dir: string;
 }
 
-export function registerOverflowTool(server: McpServer, stateDir?: string): OverflowTool {
-  const disk = new DiskOverflowStore(stateDir ? { dir: stateDir } : {});
+export function registerOverflowTool(server: McpServer, stateDir: string): OverflowTool {
+  const disk = new DiskOverflowStore({ dir: stateDir });
   server.registerTool(
     'read_overflow',
     {

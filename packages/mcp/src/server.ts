@@ -74,8 +74,8 @@ export interface CtxpruneServerOptions {
    * answering the next one. runStdioServer sets it; off by default (tests of the tools in-process).
    */
   isolate?: boolean;
-  /** Where compact_history keeps the originals read_overflow returns (default: core's defaultStateDir()). */
-  stateDir?: string;
+  /** Where compact_history keeps the originals read_overflow returns (runStdioServer: core's defaultStateDir(process.env)). */
+  stateDir: string;
 }
 
 const text = (t: string, isError = false): CallToolResult => ({ content: [{ type: 'text', text: t }], ...(isError ? { isError: true } : {}) });

@@ -3,6 +3,8 @@
  * configures it (`node packages/core/bin/ctxprune.js mcp --root DIR`, the SDK's own client; needs
  * `npm run build`), or in this process over the SDK's in-memory transport (createCtxpruneServer).
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -66,9 +68,9 @@ export async function startStdioServer(root: string, opts: { args?: string[]; en
   return wrap(client, transport, () => stderr);
 }
 
-/** createCtxpruneServer(options) in this process, over the in-memory transport. */
-export async function startInMemoryServer(options: CtxpruneServerOptions): Promise<McpTestServer> {
-  const server = createCtxpruneServer(options);
+/** createCtxpruneServer(options) in this process, over the in-memory transport (the overflow store in a fresh temporary directory unless given). */
+export async function startInMemoryServer(options: Omit<CtxpruneServerOptions, 'stateDir'> & { stateDir?: string }): Promise<McpTestServer> {
+  const server = createCtxpruneServer({ ...options, stateDir: options.stateDir ?? mkdtempSync(join(tmpdir(), 'ctxprune-mcp-state-')) });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   const client = new Client({ name: 'ctxprune-test', version: '0.0.0' });

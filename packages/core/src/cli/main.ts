@@ -87,7 +87,7 @@ export async function main(argv: string[], io: CliIo = stdio): Promise<number> {
       return 0;
     }
     // The one place the CLI's environment variables become configuration (environment.ts).
-    configureFromEnvironment();
+    configureFromEnvironment(process.env);
     return await command.run(rest, io);
   } catch (e) {
     if (isCtxpruneError(e)) {

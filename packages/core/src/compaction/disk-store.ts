@@ -2,8 +2,10 @@
  * The overflow store on disk (Node only): what compaction evicts or cuts stays retrievable after
  * the call that compacted it, by the key its placeholder names (`read_overflow <key>`).
  *
- * Where: `$CTXPRUNE_STATE_DIR`, else `$XDG_STATE_HOME/ctxprune/overflow`, else
- * `~/.local/state/ctxprune/overflow` (or a directory given outright). One file per key, holding the
+ * Where: the directory it is given. The programs (the CLI's `overflow`, the MCP server) give it
+ * `defaultStateDir(process.env)`: `$CTXPRUNE_STATE_DIR`, else `$XDG_STATE_HOME/ctxprune/overflow`,
+ * else `~/.local/state/ctxprune/overflow`; the library itself reads no environment variable.
+ * One file per key, holding the
  * original text byte for byte (UTF-8). Bounded: entries older than `ttlMs` (default 7 days) are
  * removed, and when the files take more than `maxBytes` (default 256 MiB) the least recently
  * used go first. A key is `ovf_` + 8 hex digits (+ `_n` on a hash clash inside one compaction):
@@ -18,18 +20,21 @@ import type { OverflowStore } from './store.js';
 export const OVERFLOW_KEY = /^ovf_[0-9a-f]{8}(?:_\d{1,6})?$/;
 
 export interface DiskStoreOptions {
-  /** Default: defaultStateDir(). */
-  dir?: string;
+  /** The directory of the store (created on the first write), e.g. `defaultStateDir(process.env)`. */
+  dir: string;
   /** Entries unused for longer are removed. Default 7 days. */
   ttlMs?: number;
   /** Total size kept at most (least recently used removed first). Default 256 MiB. */
   maxBytes?: number;
 }
 
-/** The documented state directory: $CTXPRUNE_STATE_DIR, $XDG_STATE_HOME/ctxprune/overflow, ~/.local/state/ctxprune/overflow. */
-export function defaultStateDir(env: Record<string, string | undefined> = process.env): string {
+/**
+ * The documented state directory for the variables `env` (the caller passes `process.env`):
+ * $CTXPRUNE_STATE_DIR, else $XDG_STATE_HOME/ctxprune/overflow, else `home`/.local/state/ctxprune/overflow.
+ */
+export function defaultStateDir(env: Readonly<Record<string, string | undefined>>, home: string = homedir()): string {
   if (env.CTXPRUNE_STATE_DIR) return env.CTXPRUNE_STATE_DIR;
-  const base = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
+  const base = env.XDG_STATE_HOME || join(home, '.local', 'state');
   return join(base, 'ctxprune', 'overflow');
 }
 
@@ -38,8 +43,8 @@ export class DiskOverflowStore {
   readonly ttlMs: number;
   readonly maxBytes: number;
 
-  constructor(opts: DiskStoreOptions = {}) {
-    this.dir = opts.dir ?? defaultStateDir();
+  constructor(opts: DiskStoreOptions) {
+    this.dir = opts.dir;
     this.ttlMs = opts.ttlMs ?? 7 * 24 * 3600 * 1000;
     this.maxBytes = opts.maxBytes ?? 256 * 1024 * 1024;
   }

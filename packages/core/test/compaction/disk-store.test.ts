@@ -11,6 +11,7 @@ describe('DiskOverflowStore', () => {
   it('the documented state directory: CTXPRUNE_STATE_DIR, then XDG_STATE_HOME, then ~/.local/state', () => {
     expect(defaultStateDir({ CTXPRUNE_STATE_DIR: '/s', XDG_STATE_HOME: '/x', HOME: '/h' })).toBe('/s');
     expect(defaultStateDir({ XDG_STATE_HOME: '/x' })).toBe(join('/x', 'ctxprune', 'overflow'));
+    expect(defaultStateDir({}, '/h')).toBe(join('/h', '.local', 'state', 'ctxprune', 'overflow'));
     expect(defaultStateDir({})).toMatch(/\.local[/\\]state[/\\]ctxprune[/\\]overflow$/);
   });
 

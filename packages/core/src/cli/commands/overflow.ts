@@ -14,7 +14,7 @@ export const command: Command = {
     const args = parseArgs(argv, [], ['store']);
     const key = args.positionals[0];
     if (!key) throw new CtxpruneError('INVALID_OPTION', `KEY is required\nusage: ${usage}`);
-    const dir = stringFlag(args, 'store') ?? defaultStateDir();
+    const dir = stringFlag(args, 'store') ?? defaultStateDir(process.env);
     const text = new DiskOverflowStore({ dir }).get(key);
     if (text === undefined) {
       io.err(`ctxprune overflow: no entry for ${key} in ${dir} (unknown or expired)`);
