@@ -24,8 +24,10 @@ test('the cards tab shows the sample task, its cards with their scores, and the 
   // The reference packer with 600 tokens: the failing test, the failed attempt, Invoice.total first.
   const ids = await selected(page);
   expect(ids.slice(0, 3)).toEqual([TASK_TEST, FAILURE, TOTAL]);
-  // The unit cap follows the budget (one per 60 tokens): 600 tokens take up to 10 units (#21).
+  // The unit cap follows the budget (one per 60 tokens): 600 tokens take up to 10 units, and the
+  // units fill the budget rather than stopping at five (#21: was 5 units, 313-336 of 600 tokens).
   expect(ids.length).toBeLessThanOrEqual(10);
+  expect(ids.length).toBeGreaterThan(5);
 
   // Each selected unit's row shows the four components, cost and score.
   const row = page.locator(`[data-testid="unit-row"][data-unit-id="${TOTAL}"]`);
@@ -44,7 +46,7 @@ test('the cards tab shows the sample task, its cards with their scores, and the 
   await expect(page.getByTestId('audit-rates')).toContainText('required fields 1.00');
   await expect(page.getByTestId('audit-rates')).toContainText('actionable hints 1.00');
   const tokens = (await page.getByTestId('cards-tokens').innerText()).split('/').map((s) => Number(s.trim()));
-  expect(tokens[0]).toBeGreaterThan(0);
+  expect(tokens[0]).toBeGreaterThan(600 * 0.9);
   expect(tokens[0]).toBeLessThanOrEqual(600);
   await shot(page, info);
   expect(errors).toEqual([]);
@@ -80,6 +82,7 @@ test('selector, budget and mode change the selected cards', async ({ page }, inf
   seq = await seqOf(page);
   await page.getByTestId('cards-mode').selectOption('raw');
   await nextCards(page, seq);
+  const raw = await selected(page);
   await expect(page.getByTestId('audit-verdict')).toHaveText('WARN');
   await expect(page.getByTestId('audit-reasons')).toContainText('no cards');
   // A raw unit's title is its own (a note's title), not its type twice ('# failure failure', #21).
@@ -96,7 +99,42 @@ test('selector, budget and mode change the selected cards', async ({ page }, inf
   await nextCards(page, 0);
   await expect(page.getByTestId('cards-budget-value')).toHaveText('300 tok');
   await expect(page.getByTestId('selector-mig')).toBeChecked();
-  expect(await selected(page)).toEqual(small);
+  expect(await selected(page)).toEqual(raw);
+  await shot(page, info);
+});
+
+test('the unit cap: empty follows the budget, a number caps the cards, and it is in the link (#21)', async ({ page }, info) => {
+  await openCards(page);
+  const input = page.getByTestId('cards-max-units');
+  await expect(input).toHaveValue('');
+  await expect(input).toHaveAttribute('placeholder', 'auto (10)');
+  const uncapped = await selected(page);
+  expect(uncapped.length).toBeGreaterThan(3);
+
+  let seq = await seqOf(page);
+  await input.fill('3');
+  await nextCards(page, seq);
+  const capped = await selected(page);
+  expect(capped).toEqual(uncapped.slice(0, 3));
+  await expect(page.locator('[data-testid="unit-row"][data-decision="max_units"]').first()).toBeVisible();
+  await expect.poll(() => new URL(page.url()).searchParams.get('units')).toBe('3');
+  await page.reload();
+  await nextCards(page, 0);
+  await expect(page.getByTestId('cards-max-units')).toHaveValue('3');
+  expect(await selected(page)).toEqual(capped);
+
+  // A larger budget raises the automatic cap; clearing the box goes back to it.
+  seq = await seqOf(page);
+  await page.getByTestId('cards-max-units').fill('');
+  await nextCards(page, seq);
+  expect(await selected(page)).toEqual(uncapped);
+  await expect.poll(() => new URL(page.url()).searchParams.get('units')).toBeNull();
+  seq = await seqOf(page);
+  await nudge(page, 'cards-budget', 6);
+  await expect(page.getByTestId('cards-budget-value')).toHaveText('900 tok');
+  await nextCards(page, seq);
+  await expect(page.getByTestId('cards-max-units')).toHaveAttribute('placeholder', 'auto (15)');
+  expect((await selected(page)).length).toBeGreaterThan(uncapped.length);
   await shot(page, info);
 });
 

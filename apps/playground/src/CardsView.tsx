@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { AUDIT_THRESHOLDS } from '@ctxprune/core';
+import { AUDIT_THRESHOLDS, defaultMaxUnits } from '@ctxprune/core';
 import { LEDGER_FILES, LEDGER_MEMORIES, LEDGER_RULES, LEDGER_TASK } from './samples/ledgerRepo';
 import { CARDS_BUDGET, MODES, SELECTORS, readCardsState, writeCardsState } from './tabState';
 import { BudgetSlider, Notes, Segmented, TaskField, useUrlState } from './labForm';
@@ -99,7 +99,7 @@ export function CardsView({ active }: { active: boolean }) {
               max={100}
               step={1}
               value={params.maxUnits ?? ''}
-              placeholder={`auto (${Math.max(5, Math.floor(params.budget / 60))})`}
+              placeholder={params.selector === 'mig' ? 'no cap' : `auto (${defaultMaxUnits(params.budget)})`}
               onChange={(e) => {
                 const n = Math.floor(Number(e.target.value));
                 setParams((p) => {
@@ -107,7 +107,7 @@ export function CardsView({ active }: { active: boolean }) {
                   return e.target.value.trim() === '' || !(n >= 1) ? rest : { ...rest, maxUnits: Math.min(100, n) };
                 });
               }}
-              aria-label="Most units to take (empty: one per 60 tokens of budget, at least 5)"
+              aria-label="Most units to take (empty: the reference packer takes one per 60 tokens of budget, at least 5; MIG has no cap)"
               data-testid="cards-max-units"
             />
           </label>

@@ -19,6 +19,15 @@ describe('cards fill the budget', { timeout: 60_000 }, () => {
     expect(v.rows.some((r) => r.decision === 'max_units')).toBe(false);
     expect(v.tokens).toBeGreaterThan(600 * 0.8);
   });
+  it('post-selection (the default mode) fills the budget too: cards cost less than the raw text they were packed at', async () => {
+    for (const budget of [600, 1500]) {
+      const v = await runCards({ task: LEDGER_TASK, budget, selector: 'reference', mode: 'post-selection' });
+      expect(v.tokens).toBeLessThanOrEqual(budget);
+      // Was 5 units and 336 of 600 tokens, 10 units and 620 of 1,500.
+      expect(v.tokens).toBeGreaterThan(budget * 0.9);
+      expect(v.items.length).toBeGreaterThan(5);
+    }
+  });
   it('the cap is an option', async () => {
     const v = await runCards({ task: LEDGER_TASK, budget: 600, selector: 'reference', mode: 'pre-budget', maxUnits: 3 });
     expect(v.items.length).toBe(3);

@@ -5,7 +5,7 @@
  * blocked; the top third of candidates pull in their one-hop graph neighbours at score × 0.6.
  * MIG (select/: relevance − redundancy, coarse group allocation, fine greedy) is the alternative
  * selector. Compression modes: 'raw' (unit text), 'post-selection' (pick ids on raw costs, then
- * render the picked units as cards) and 'pre-budget' (cards' costs are what is packed, which can
+ * render the picked units as cards; the raw budget is the largest whose cards fit the budget) and 'pre-budget' (cards' costs are what is packed, which can
  * change the ids). The rendered text never exceeds the budget in the given counter.
  */
 import { packMig, type SelectUnit } from '../select/index.js';
@@ -208,6 +208,11 @@ export interface AssembleResult {
   mode: CompressionMode;
   selector: Selector;
   budget: number;
+  /**
+   * The budget the ids were packed under, in the pack's costs: the budget itself, except in
+   * 'post-selection', where it is the largest raw budget whose cards fit the budget.
+   */
+  packBudget: number;
   items: AssembledItem[];
   cards: MemoryCard[];
   /** The prompt text (items joined by blank lines). */
@@ -266,26 +271,60 @@ export async function assembleContext(task: CiclTask, graph: ContextGraph, opts:
   const cardCost = (u: ContextUnit) => counter.count(renderCard(card(u, scoreOf(u))) + sep);
   const cost = mode === 'pre-budget' ? cardCost : rawCost;
   const cands: PackCandidate[] = scored.map((s) => ({ unit: s.unit, score: s.score, rank: s.rank }));
-  const packed =
+  const maxUnits = opts.maxUnits ?? (selector === 'mig' ? opts.mig?.maxUnits : (opts.pack?.maxUnits ?? defaultMaxUnits(opts.budget)));
+  const pack = (budget: number): PackResult =>
     selector === 'mig'
-      ? migPack(cands, { ...opts.mig, ...(opts.maxUnits !== undefined ? { maxUnits: opts.maxUnits } : {}), budget: opts.budget, cost, graph })
-      : referencePack(cands, {
-          ...opts.pack,
-          maxUnits: opts.maxUnits ?? opts.pack?.maxUnits ?? defaultMaxUnits(opts.budget),
-          budget: opts.budget,
-          cost,
-          graph,
-        });
+      ? migPack(cands, { ...opts.mig, ...(maxUnits !== undefined ? { maxUnits } : {}), budget, cost, graph })
+      : referencePack(cands, { ...opts.pack, ...(maxUnits !== undefined ? { maxUnits } : {}), budget, cost, graph });
 
-  const items: AssembledItem[] = packed.selected.map((c) => {
-    const useCard = mode !== 'raw';
-    const cd = useCard ? card(c.unit, c.score) : undefined;
-    // post-selection: a card never costs more than the raw text it replaces.
-    const text = cd && !(mode === 'post-selection' && cardCost(c.unit) > rawCost(c.unit)) ? renderCard(cd) : raw(c.unit);
-    return { unit: c.unit, score: c.score, text, tokens: counter.count(text + sep), ...(cd && text !== raw(c.unit) ? { card: cd } : {}) };
-  });
-  let text = items.map((i) => i.text).join(sep);
-  let tokens = counter.count(text);
+  const render = (selected: readonly PackCandidate[]) => {
+    const items: AssembledItem[] = selected.map((c) => {
+      const useCard = mode !== 'raw';
+      const cd = useCard ? card(c.unit, c.score) : undefined;
+      // post-selection: a card never costs more than the raw text it replaces.
+      const text = cd && !(mode === 'post-selection' && cardCost(c.unit) > rawCost(c.unit)) ? renderCard(cd) : raw(c.unit);
+      return { unit: c.unit, score: c.score, text, tokens: counter.count(text + sep), ...(cd && text !== raw(c.unit) ? { card: cd } : {}) };
+    });
+    const text = items.map((i) => i.text).join(sep);
+    return { items, text, tokens: counter.count(text) };
+  };
+
+  let packBudget = opts.budget;
+  let packed = pack(packBudget);
+  let out = render(packed.selected);
+  if (mode === 'post-selection' && out.tokens <= opts.budget) {
+    // Ids are picked on raw costs, but cards cost less than the raw text: picked under the budget
+    // itself they leave much of it unused. Pick under the largest raw budget whose cards still fit
+    // the budget, so that the budget is filled with units while the packer finds them worth taking
+    // (its thresholds, redundancy, conflicts and the unit cap all still apply).
+    const total = cands.reduce((a, c) => a + rawCost(c.unit), 0);
+    const fits = (b: number) => {
+      const p = pack(b);
+      const r = render(p.selected);
+      return r.tokens <= opts.budget ? { p, r } : null;
+    };
+    let lo = opts.budget,
+      hi = Math.max(opts.budget, total);
+    // Double the raw budget while the cards fit (at `total` every unit fits raw), then bisect.
+    while (lo < hi) {
+      const b = Math.min(hi, Math.max(lo * 2, lo + 1));
+      const f = fits(b);
+      if (!f) {
+        hi = b;
+        break;
+      }
+      [lo, packed, out] = [b, f.p, f.r];
+    }
+    while (hi - lo > Math.max(1, opts.budget / 100)) {
+      const mid = Math.floor((lo + hi) / 2);
+      const f = fits(mid);
+      if (f) [lo, packed, out] = [mid, f.p, f.r];
+      else hi = mid;
+    }
+    packBudget = lo;
+  }
+  const items = out.items;
+  let { text, tokens } = out;
   while (tokens > opts.budget && items.length) {
     items.pop();
     text = items.map((i) => i.text).join(sep);
@@ -297,6 +336,7 @@ export async function assembleContext(task: CiclTask, graph: ContextGraph, opts:
     mode,
     selector,
     budget: opts.budget,
+    packBudget,
     items,
     cards,
     text,

@@ -189,6 +189,30 @@ describe('assembleContext budget compliance', () => {
     expect(['PASS', 'WARN']).toContain(r.audit.verdict);
   });
 
+  it('post-selection fills the budget: ids are packed under the largest raw budget whose cards fit (#21)', async () => {
+    const g = await buildContextGraph({
+      files: FILES,
+      counter: approximateCounter,
+      memories: [{ content: 'The Content-Length header for GET must be omitted; check prepare_content_length.' }],
+    });
+    const task = { query: 'requests.get always sends a Content-Length header; GET should not send it' };
+    for (const budget of [60, 120, 200]) {
+      const post = await assembleContext(task, g, { budget, mode: 'post-selection', counter: approximateCounter });
+      expect(post.tokens).toBeLessThanOrEqual(budget);
+      expect(post.packBudget).toBeGreaterThanOrEqual(budget);
+      // The ids are those packed on raw costs under packBudget (the cap still the budget's own).
+      const raw = await assembleContext(task, g, { budget: post.packBudget, maxUnits: defaultMaxUnits(budget), mode: 'raw', counter: approximateCounter });
+      expect(raw.packBudget).toBe(post.packBudget);
+      expect(post.items.map((i) => i.unit.id)).toEqual(raw.items.map((i) => i.unit.id));
+    }
+    const r = await assembleContext(task, g, { budget: 200, mode: 'post-selection', counter: approximateCounter });
+    expect(r.packBudget).toBeGreaterThan(200);
+    // The unit cap still holds.
+    const capped = await assembleContext(task, g, { budget: 200, mode: 'post-selection', maxUnits: 2, counter: approximateCounter });
+    expect(capped.items.length).toBeLessThanOrEqual(2);
+    expect(capped.decisions.some((d) => d.decision === 'max_units')).toBe(true);
+  });
+
   it('falls back to the proxy when the judge misbehaves, and reports it', async () => {
     const g = await buildContextGraph({ files: FILES, counter: approximateCounter });
     const r = await assembleContext({ query: 'Content-Length header on GET' }, g, {
