@@ -26,7 +26,7 @@ export function isLocal(location: string): boolean {
   return isNode && (/^file:/i.test(location) || !/^[a-z][a-z0-9+.-]*:/i.test(location));
 }
 
-/** The bytes of a local file (path or file: URL); Node only. */
+/** The bytes of a local file (path or file: URL), a view of the buffer the read filled (no copy); Node only. */
 export async function readLocal(location: string): Promise<Uint8Array> {
   const fs = (await import(/* @vite-ignore */ NODE_FS)) as typeof import('node:fs/promises');
   let p = location;
@@ -34,7 +34,8 @@ export async function readLocal(location: string): Promise<Uint8Array> {
     const { fileURLToPath } = (await import(/* @vite-ignore */ NODE_URL)) as typeof import('node:url');
     p = fileURLToPath(p);
   }
-  return new Uint8Array(await fs.readFile(p));
+  const b = await fs.readFile(p);
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
 /** Read an asset: local path / file: URL via fs in Node, otherwise env.fetch (no progress, no cache). */

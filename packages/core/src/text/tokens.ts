@@ -5,6 +5,7 @@
  */
 import { isNode } from '../config.js';
 import { CtxpruneError } from '../errors.js';
+import { readLocal } from '../io/assets.js';
 import type { O200k } from './o200k.js';
 import { type Pause, runSteps, runStepsAsync, STEP_LINES, type Steps } from '../util/steps.js';
 
@@ -32,9 +33,8 @@ async function loadO200k(): Promise<O200k> {
   const m = await import('./o200k.js');
   if (isNode) {
     try {
-      const fs = await import('node:fs/promises');
-      // The file's own buffer, viewed in place (no copy of its 4.3 MB).
-      const tk = m.o200kFromTable(await fs.readFile(new URL(RANK_TABLE, import.meta.url)));
+      // Read like every other asset (io/assets.ts); the table is viewed in place, not copied.
+      const tk = m.o200kFromTable(await readLocal(new URL(RANK_TABLE, import.meta.url).href));
       if (selfCheck(tk)) return tk;
     } catch {
       /* no built table here: parse the module */
