@@ -1,5 +1,5 @@
 /**
- * The pool's worker (pool.ts): runs prune / compact / pack / locate for the server off its main thread, with the
+ * The pool's worker (pool.ts): runs prune / compact / pack / locate / search for the server off its main thread, with the
  * scorer the server was started with (resolved here once, the lexical scorer when it cannot load).
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -7,6 +7,7 @@ import { compact, loadDefaultTokenCounter, prune, resolveScorer, type CompactOpt
 import { configureFromEnvironment, packDirectory } from '@ctxprune/core/node';
 import { locateJob, type LocateJobOptions } from './locate.js';
 import type { PackJobOptions } from './pool.js';
+import { searchJob, type SearchJobOptions } from './search.js';
 
 // CTXPRUNE_MODEL and the neural tuning variables, as the CLI reads them.
 configureFromEnvironment(process.env);
@@ -20,7 +21,8 @@ type Job =
   | { id: number; op: 'prune'; text: string; options: PruneOptions }
   | { id: number; op: 'compact'; messages: Message[]; options: CompactOptions }
   | { id: number; op: 'pack'; options: PackJobOptions }
-  | { id: number; op: 'locate'; options: LocateJobOptions };
+  | { id: number; op: 'locate'; options: LocateJobOptions }
+  | { id: number; op: 'search'; options: SearchJobOptions };
 
 async function run(job: Job): Promise<void> {
   try {
@@ -33,6 +35,8 @@ async function run(job: Job): Promise<void> {
       value = await packDirectory({ ...job.options, scorer: await scorer() });
     } else if (job.op === 'locate') {
       value = await locateJob(job.options, scorer);
+    } else if (job.op === 'search') {
+      value = await searchJob(job.options);
     } else {
       const r = await compact(job.messages, job.options);
       // The store is a class: its entries travel, in order, and are put back on the other side.

@@ -1,5 +1,19 @@
-/** What the server refuses to serve from a file it may read: binary content, hard-linked files. */
+/** What the server refuses to serve from a file it may read (binary content, hard-linked files), and its bounded read. */
 import type { Stats } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+
+/** The file's bytes, or its first `maxBytes` when it is larger (`size`: its size from stat). */
+export async function readBounded(file: string, size: number, maxBytes: number): Promise<Buffer> {
+  if (size <= maxBytes) return readFile(file);
+  const fh = await open(file, 'r');
+  try {
+    const buf = Buffer.alloc(maxBytes);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
 
 /**
  * Why `buf` looks binary, or null: a NUL byte anywhere, or more than 10% control bytes (other than

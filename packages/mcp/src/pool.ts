@@ -1,5 +1,5 @@
 /**
- * prune, compact, pack and locate off the server's main thread, in worker threads (core-worker.ts), so that
+ * prune, compact, pack, locate and search off the server's main thread, in worker threads (core-worker.ts), so that
  * no request, however heavy (a 2 MiB file, a 4,000,000-character transcript, a pack of a large
  * tree), keeps the server from reading and answering the next one: the main thread only parses
  * messages, reads files and formats results. A pack goes, when it can, to the worker that last
@@ -21,6 +21,7 @@ import {
 } from '@ctxprune/core';
 import type { packDirectory } from '@ctxprune/core/node';
 import type { LocateJobOptions, LocateJobResult } from './locate.js';
+import type { SearchJobOptions, SearchJobResult } from './search.js';
 
 /** packDirectory's options as they cross to a worker (its scorer is the worker's own). */
 export type PackJobOptions = Omit<Parameters<typeof packDirectory>[0], 'scorer' | 'tokenCounter'>;
@@ -41,6 +42,7 @@ export interface CorePool {
   compact(messages: Message[], options: Omit<CompactOptions, 'summarizeGoal' | 'relevance' | 'tokenCounter' | 'store'>): Promise<CompactResult>;
   pack(options: PackJobOptions): Promise<PackJobResult>;
   locate(options: LocateJobOptions): Promise<LocateJobResult>;
+  search(options: SearchJobOptions): Promise<SearchJobResult>;
   /** Workers alive now. */
   readonly workers: number;
   close(): Promise<void>;
@@ -154,6 +156,7 @@ export function createCorePool(opts: CorePoolOptions): CorePool {
     },
     pack: (options) => call<PackJobResult>({ op: 'pack', options }, options.root),
     locate: (options) => call<LocateJobResult>({ op: 'locate', options }),
+    search: (options) => call<SearchJobResult>({ op: 'search', options }),
     get workers() {
       return slots.length;
     },

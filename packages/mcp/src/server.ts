@@ -5,7 +5,7 @@
  * root, files with more than one hard link, binary files (files.ts), and schema violations, which
  * the SDK reports.
  */
-import { open, readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { realpath } from 'node:fs/promises';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -22,15 +22,16 @@ import {
   type PruneOptions,
   type Scorer,
 } from '@ctxprune/core';
-import { packDirectory, readTree } from '@ctxprune/core/node';
+import { packDirectory } from '@ctxprune/core/node';
 import { describePrune, formatRanges } from '@ctxprune/core/integrations';
-import { binaryReason, hardLinkReason } from './files.js';
+import { binaryReason, hardLinkReason, readBounded } from './files.js';
 import { makeMatcher } from './matcher.js';
 import { registerOverflowTool } from './overflow.js';
 import { registerPackTool } from './pack.js';
 import { PathRefused, resolveInside } from './paths.js';
 import { locateJob, type LocateJobOptions, type LocateJobResult } from './locate.js';
 import { createCorePool, type PackJobOptions } from './pool.js';
+import { searchJob, type SearchJobOptions, type SearchJobResult } from './search.js';
 import { gaps, lineRange, numberPruned, numberRange, rangeHint, textLines } from './read.js';
 
 export { makeMatcher };
@@ -136,24 +137,13 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
     }
   }
 
-  async function readBounded(file: string, size: number): Promise<Buffer> {
-    if (size <= limits.maxFileBytes) return readFile(file);
-    const fh = await open(file, 'r');
-    try {
-      const buf = Buffer.alloc(limits.maxFileBytes);
-      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-      return buf.subarray(0, bytesRead);
-    } finally {
-      await fh.close();
-    }
-  }
-
   // With `isolate`, the heavy calls run in worker threads with their own scorer of the same name.
   const pool = options.isolate ? createCorePool({ scorer: scorerName }) : null;
   const runPrune = async (t: string, o: Omit<PruneOptions, 'scorer'>) => (pool ? pool.prune(t, o) : prune(t, { ...o, scorer: await scorer() }));
   const runCompact = (m: Message[], o: Parameters<typeof compact>[1]) => (pool ? pool.compact(m, o) : compact(m, o));
   const runPack = async (o: PackJobOptions) => (pool ? pool.pack(o) : packDirectory({ ...o, scorer: await scorer() }));
   const runLocate = (o: LocateJobOptions) => (pool ? pool.locate(o) : locateJob(o, scorer));
+  const runSearch = (o: SearchJobOptions) => (pool ? pool.search(o) : searchJob(o));
 
   const budgetOf = (ratio?: number, tokens?: number): Pick<PruneOptions, 'ratio' | 'tokens'> => (tokens !== undefined ? { tokens } : { ratio: ratio ?? 4 });
 
@@ -192,7 +182,7 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
         if (!st.isFile()) return text(`[ctxprune: ${w.rel} is not a file]`, true);
         const linked = hardLinkReason(w.rel, st);
         if (linked) return text(`[ctxprune: refused: ${linked}]`, true);
-        const buf = await readBounded(w.real, st.size);
+        const buf = await readBounded(w.real, st.size, limits.maxFileBytes);
         const binary = binaryReason(buf);
         if (binary) return text(`[ctxprune: ${w.rel} looks binary (${binary}): not shown]`, true);
         raw = buf.toString('utf8');
@@ -261,48 +251,24 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
       const w = await where(path ?? '.');
       if (w.refused) return w.refused;
       const budget = tokens ?? 2000;
-      const matcher = makeMatcher(pattern);
-      let files: Map<string, string>;
+      // Reading and matching (seconds over a large tree) run in a pool worker with `isolate`.
+      let found: SearchJobResult;
       try {
-        const st = await stat(w.real);
-        if (st.isFile()) {
-          const buf = await readBounded(w.real, st.size);
-          files = hardLinkReason(w.rel, st) || binaryReason(buf) ? new Map<string, string>() : new Map([[w.rel, buf.toString('utf8')]]);
-        } else {
-          const tree = await readTree(w.real, { maxFiles: limits.maxFiles, maxFileBytes: limits.maxFileBytes, maxLinks: 1 });
-          files = new Map([...tree].map(([p, t]) => [w.rel === '.' ? p : `${w.rel}/${p}`, t]));
-        }
+        found = await runSearch({
+          real: w.real,
+          rel: w.rel,
+          pattern,
+          maxFiles: limits.maxFiles,
+          maxFileBytes: limits.maxFileBytes,
+          maxMatches: limits.maxMatches,
+          maxMatchFiles: limits.maxMatchFiles,
+        });
       } catch (e) {
         return text(`[ctxprune: search failed (${oneLine(e)})]`);
       }
-      // Hits, bounded.
-      const hits: { path: string; lines: string[]; at: number[] }[] = [];
-      let count = 0;
-      let truncated = false;
-      for (const [p, t] of files) {
-        const lines = t.split('\n');
-        const at: number[] = [];
-        for (let i = 0; i < lines.length; i++) {
-          const l = lines[i].length > 4000 ? lines[i].slice(0, 4000) : lines[i];
-          if (matcher.test(l)) {
-            if (count >= limits.maxMatches) {
-              truncated = true;
-              break;
-            }
-            at.push(i + 1);
-            count++;
-          }
-        }
-        if (at.length) {
-          if (hits.length >= limits.maxMatchFiles) {
-            truncated = true;
-            break;
-          }
-          hits.push({ path: p, lines, at });
-        }
-        if (truncated) break;
-      }
-      const head = `[ctxprune: ${count} hit${count === 1 ? '' : 's'} for ${matcher.kind} ${JSON.stringify(pattern)}${matcher.why ? ` (${matcher.why})` : ''} in ${hits.length} file${hits.length === 1 ? '' : 's'} (${files.size} searched)${truncated ? `; stopped at ${limits.maxMatches} hits / ${limits.maxMatchFiles} files, narrow the pattern or path` : ''}]`;
+      const { count, truncated } = found;
+      const hits = found.hits.map((h) => ({ ...h, lines: h.text.split('\n') }));
+      const head = `[ctxprune: ${count} hit${count === 1 ? '' : 's'} for ${found.kind} ${JSON.stringify(pattern)}${found.why ? ` (${found.why})` : ''} in ${hits.length} file${hits.length === 1 ? '' : 's'} (${found.searched} searched)${truncated ? `; stopped at ${limits.maxMatches} hits / ${limits.maxMatchFiles} files, narrow the pattern or path` : ''}]`;
       if (!hits.length) return text(head);
       const perFile = Math.max(60, Math.floor(budget / hits.length));
       const out: string[] = [head];
@@ -323,7 +289,7 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
         let kept: number[];
         let note = '';
         try {
-          const r = await runPrune(h.lines.join('\n'), {
+          const r = await runPrune(h.text, {
             query: `${focus}\n${pattern}`,
             tokens: perFile,
             fileName: h.path,

@@ -100,50 +100,64 @@ describe('the server keeps answering (#16 items 2, 3)', { timeout: 120_000 }, ()
     console.log(`heavy compact_history ${bigDone.toFixed(0)} ms; the call sent after it answered in ${smallMs.toFixed(0)} ms`);
   });
 
-  it('a heavy pack_context (400 files, 4 MB) runs in a worker: the next call is answered within 5 s, before it ends', async () => {
-    const big = join(root, 'big');
+  /**
+   * `name` over 400 modules written under `dir` (about 4 MB; removed after `more`), and `afterMs`
+   * after it, once it is under way, the small read: the heavy answer, its time, and the small call's.
+   */
+  async function heavyThenNext(dir: string, name: string, args: Record<string, unknown>, afterMs = 300, more?: () => Promise<void>) {
+    const big = join(root, dir);
     await mkdir(big);
     try {
       await writeModules(big);
       const t0 = performance.now();
       let bigDone = 0;
-      const heavy = call(
-        'pack_context',
-        { task: 'the weighted sum of the items above the threshold in m17_step_42', path: 'big', tokens: 20_000 },
-        300_000,
-      ).then((r) => {
+      const heavy = call(name, { ...args, path: dir }, 300_000).then((r) => {
         bigDone = performance.now() - t0;
         return r;
       });
-      // Once the pack is under way (its files read), the server answers the next call.
-      await new Promise((r) => setTimeout(r, 300));
+      await new Promise((r) => setTimeout(r, afterMs));
       const smallMs = await answersNext();
       const smallDone = performance.now() - t0;
       const r = await heavy;
-      expect(r.text).toMatch(/^\[ctxprune: pack of big for the task: \d+\/20000 tokens/);
-      expect(smallMs).toBeLessThan(5_000);
-      // On the main thread, the small call waited for the pack's synchronous work to end; in a worker it does not.
-      if (bigDone > 3_000) expect(smallDone).toBeLessThan(bigDone - 1_000);
-      console.log(`heavy pack_context ${bigDone.toFixed(0)} ms; the call sent 300 ms after it answered in ${smallMs.toFixed(0)} ms`);
+      console.log(`heavy ${name} ${bigDone.toFixed(0)} ms; the call sent ${afterMs} ms after it answered in ${smallMs.toFixed(0)} ms`);
+      await more?.();
+      return { r, bigDone, smallMs, smallDone };
     } finally {
       await rm(big, { recursive: true, force: true });
     }
+  }
+
+  it('a heavy pack_context (400 files, 4 MB) runs in a worker: the next call is answered within 5 s, before it ends', async () => {
+    const task = 'the weighted sum of the items above the threshold in m17_step_42';
+    const { r, bigDone, smallMs, smallDone } = await heavyThenNext('big', 'pack_context', { task, tokens: 20_000 });
+    expect(r.text).toMatch(/^\[ctxprune: pack of big for the task: \d+\/20000 tokens/);
+    expect(smallMs).toBeLessThan(5_000);
+    // On the main thread, the small call waited for the pack's synchronous work to end; in a worker it does not.
+    if (bigDone > 3_000) expect(smallDone).toBeLessThan(bigDone - 1_000);
   });
 
   it('a heavy locate_files (400 files) runs in a worker: the next call is answered within 5 s, and the right file ranks first', async () => {
-    const big = join(root, 'bigloc');
-    await mkdir(big);
-    try {
-      await writeModules(big);
-      const heavy = call('locate_files', { focus: 'the weighted sum in m17_step_42 is wrong', path: 'bigloc', k: 3 }, 300_000);
-      await new Promise((r) => setTimeout(r, 300));
-      const smallMs = await answersNext();
-      const r = await heavy;
-      expect(r.text).toMatch(/^\[ctxprune: 3 of 400 files, best first; document score: \w+\]\n1\. bigloc\/module_17\.py /);
-      expect(smallMs).toBeLessThan(5_000);
-    } finally {
-      await rm(big, { recursive: true, force: true });
-    }
+    const { r, smallMs } = await heavyThenNext('bigloc', 'locate_files', { focus: 'the weighted sum in m17_step_42 is wrong', k: 3 });
+    expect(r.text).toMatch(/^\[ctxprune: 3 of 400 files, best first; document score: \w+\]\n1\. bigloc\/module_17\.py /);
+    expect(smallMs).toBeLessThan(5_000);
+  });
+
+  it('a heavy search_pruned (400 files) runs in a worker: the next call is answered within 5 s, and the hits are the same', async () => {
+    // Every line of 400 files through a regex that never matches (the small read sent at once: the
+    // search reads its files in the worker too); then a pattern that matches in one file.
+    let hit = '';
+    const { r, smallMs } = await heavyThenNext('bigsearch', 'search_pruned', { pattern: '(\\w+\\s*[(=]\\s*)+zzz$', focus: 'x' }, 0, async () => {
+      hit = (await call('search_pruned', { pattern: 'def m17_step_4[2-3]\\(', focus: 'the weighted sum', path: 'bigsearch', tokens: 200 })).text;
+    });
+    expect(r.text).toBe('[ctxprune: 0 hits for regex "(\\\\w+\\\\s*[(=]\\\\s*)+zzz$" in 0 files (400 searched)]');
+    expect(smallMs).toBeLessThan(5_000);
+    const lines = hit.split('\n');
+    expect(lines[0]).toMatch(
+      /^\[ctxprune: 2 hits for regex "def m17_step_4\[2-3\]\\\\\(" in 1 file \(400 searched\); scorer lexical; read elided lines with read_pruned\]$/,
+    );
+    expect(lines[2]).toBe('== bigsearch/module_17.py (hits at lines 129, 132)');
+    expect(lines).toContain('  129> def m17_step_42(items, weight=42):');
+    expect(lines).toContain('  132> def m17_step_43(items, weight=43):');
   });
 
   it('a message that is not JSON-RPC is answered with an error and does not stop the server', async () => {
