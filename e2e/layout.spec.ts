@@ -1,7 +1,9 @@
 /**
  * Issue 21: the playground at 900, 1,100, 1,280 and 1,440 px: no overlapping headers, the first
  * evidence line in the first screen, each heatmap layer on its own scale (said in the legend),
- * and no page error while switching every sample and engine. With CTXPRUNE_DOCS_SCREENSHOTS=1 it
+ * no page error or console error (onnxruntime's warnings included) while switching every sample
+ * and engine, a hover that says why a line is kept before its scores, and syntax colour on both
+ * sides of the plain Diff view. With CTXPRUNE_DOCS_SCREENSHOTS=1 it
  * rewrites the README's screenshots (docs/screenshots/playground-<width>.png).
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -123,4 +125,62 @@ test('switching every sample and engine throws nothing', async ({ page }) => {
   }
   await page.waitForTimeout(1500);
   expect(errors).toEqual([]);
+});
+
+/** Rest the mouse on a line's gutter mark until Monaco shows its hover (one move can be missed on a busy machine). */
+async function hoverText(page: Page, mark: Locator): Promise<string> {
+  const b = await box(mark);
+  const hover = page.locator('.monaco-hover:visible');
+  await expect(async () => {
+    await page.mouse.move(b.x + 60, b.y + b.height / 2);
+    await page.mouse.move(b.x + 90, b.y + b.height / 2, { steps: 4 });
+    await expect(hover).toContainText(/Line \d+ — /, { timeout: 4_000 });
+  }).toPass({ timeout: 45_000 });
+  return hover.innerText();
+}
+
+test('hovering a kept line says why it is kept before its scores', async ({ page }) => {
+  // 2×: the default sample keeps lines for each reason, some of them in the first screen.
+  await openPlayground(page, '?engine=lexical&ratio=2');
+  const orig = originalEditor(page);
+  for (const [reason, why] of [
+    ['repair', /kept: repair for line \d+: (the header of the block it is in|closes the block it is in|keeps its statement whole)/],
+    ['dependency', /kept: dependency( of line \d+ \(it uses `[\w.]+`\)|: an import, header or definition the kept code needs)/],
+    ['evidence', /kept: evidence/],
+  ] as const) {
+    const mark = orig.locator(`.keep-mark.keep-${reason}`).first();
+    // Monaco renders the lines on screen only: scroll from the top until one such line is.
+    if (!(await mark.isVisible())) {
+      const ed = await box(orig);
+      await page.mouse.move(ed.x + ed.width / 2, ed.y + ed.height / 2);
+      await page.mouse.wheel(0, -100_000);
+      for (let i = 0; i < 40 && !(await mark.isVisible()); i++) {
+        await page.mouse.wheel(0, ed.height / 2);
+        await page.waitForTimeout(100);
+      }
+    }
+    await expect(mark, `a ${reason} line on screen`).toBeVisible();
+    const text = await hoverText(page, mark);
+    expect(text).toMatch(why);
+    // The reason comes first, the numbers after it.
+    expect(text.search(why)).toBeLessThan(text.indexOf('semantic'));
+    if (reason === 'repair') expect(text).toContain('Kept by the repair whatever its own scores');
+    await page.mouse.move(0, 0);
+    await expect(page.locator('.monaco-hover:visible')).toHaveCount(0);
+  }
+});
+
+test('the Diff layer keeps syntax colour on both sides', async ({ page }) => {
+  await openPlayground(page, '?layer=off');
+  await expect(page.getByTestId('layer-off')).toBeChecked();
+  // Monaco colours tokens with mtk<N> classes: a coloured side uses several, an uncoloured one only mtk1.
+  const colours = (side: Locator) => side.locator('.view-lines span[class*="mtk"]').evaluateAll((els) => new Set(els.map((e) => e.className)).size);
+  await expect.poll(() => colours(originalEditor(page)), { timeout: 30_000 }).toBeGreaterThan(3);
+  await expect.poll(() => colours(modifiedEditor(page)), { timeout: 30_000 }).toBeGreaterThan(3);
+  // After switching to TypeScript, the pruned side is coloured as TypeScript too.
+  const seq = await resultSeq(page);
+  await page.locator('select[aria-label="Sample code"]').selectOption('typescript-sessions');
+  await nextResult(page, seq);
+  await expect.poll(() => colours(modifiedEditor(page)), { timeout: 30_000 }).toBeGreaterThan(3);
+  await expect(modifiedEditor(page).locator('.view-lines')).toContainText('class');
 });
