@@ -64,6 +64,11 @@ for (const width of WIDTHS) {
     expect(await overlap(page.locator('.layers'), page.locator('#pruned-heading'))).toBe(false);
     expect(await overlap(page.locator('#original-heading'), page.locator('.layers'))).toBe(false);
     expect(await overlap(page.locator('#pruned-heading'), page.getByTestId('legend'))).toBe(false);
+    // The top bar's pieces stay inside the window (at 900 px the privacy note ran off its edge).
+    for (const child of await page.locator('.topbar > *:visible').all()) {
+      const cb = await box(child);
+      expect(cb.x + cb.width).toBeLessThanOrEqual(width + 1);
+    }
     for (const h of await headers.all()) {
       const hb = await box(h);
       for (const child of await h.locator(':scope > *').all()) {
