@@ -316,7 +316,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
 
   await cp.pause();
   const tRender = performance.now();
-  const margins = rubricMarginals(rubrics, fused, Number.isFinite(selection.bias) ? selection.bias : 0);
+  const margins = await rubricMarginals(rubrics, fused, Number.isFinite(selection.bias) ? selection.bias : 0, cp.pause);
   await cp.pause();
   // The empty string after a final newline is no line: not counted, numbered or reported.
   const total = lineCount(lines);
