@@ -48,9 +48,15 @@ export interface RepairIndex {
    * other languages (`if (x)\n  return y`), which need their statement.
    */
   needsBody: Uint8Array;
+  /**
+   * PHP: for each line, the line of the `<?php` (or `<?=`) open tag before it, else -1. Without
+   * its tag, PHP code is inline HTML text: the file still parses, but no longer as code (#16 item 12).
+   */
+  openTag: Int32Array;
 }
 
 const TRY_HEAD = /^\s*(?:\}\s*)?(?:try|begin)\b/;
+const PHP_OPEN_TAG = /^\s*<\?(?:php(?:\s|$)|=)/i;
 
 export function buildRepairIndex(st: FileStructure, lines: string[], language: LanguageId | null): RepairIndex {
   const companions = new Map<number, number[]>();
@@ -58,7 +64,13 @@ export function buildRepairIndex(st: FileStructure, lines: string[], language: L
   const needsHandler = new Uint8Array(st.lineCount);
   const headerSpan = new Uint8Array(st.lineCount);
   const needsBody = new Uint8Array(st.lineCount);
+  const openTag = new Int32Array(st.lineCount).fill(-1);
+  let tag = -1;
   for (let t = 0; t < st.lineCount; t++) {
+    if (language === 'php') {
+      if (PHP_OPEN_TAG.test(lines[t] ?? '')) tag = t;
+      openTag[t] = tag;
+    }
     const g = st.companionGroup[t];
     if (g >= 0) {
       let list = companions.get(g);
@@ -73,7 +85,7 @@ export function buildRepairIndex(st: FileStructure, lines: string[], language: L
     const c = st.closer[t];
     if (c >= 0 && c !== t && opener[c] < 0) opener[c] = t;
   }
-  return { companions, opener, needsHandler, headerSpan, needsBody };
+  return { companions, opener, needsHandler, headerSpan, needsBody, openTag };
 }
 
 /**
@@ -162,6 +174,7 @@ export function* repairSteps(
       add(st.parent[l], Reason.Repair, isBody(l));
       if (st.blockEnd[l] >= 0) add(st.closer[l], Reason.Repair);
       add(index.opener[l], Reason.Repair);
+      add(index.openTag[l], Reason.Repair);
       // Companions, as few as keep the statement valid: a later clause (else, except, catch)
       // needs the statement's head; a `try` head needs one handler.
       const g = st.companionGroup[l];

@@ -330,3 +330,51 @@ describe('the budget fit pauses between its decoding passes', () => {
     expect(n).toBe(2);
   });
 });
+
+describe('PHP keeps its open tag (#16 item 12)', { timeout: 120_000 }, () => {
+  // Without `<?php` the rest is inline HTML text: it parses, but no longer as PHP code.
+  const fixtures = ['../fixtures/samples/Cart.php', '../fixtures/syntax/sample.php'];
+  it('kept, as repair, whenever a line after it is kept, with either scorer and any ratio', async () => {
+    const { readFileSync } = await import('node:fs');
+    for (const f of fixtures) {
+      const text = readFileSync(new URL(f, import.meta.url), 'utf8');
+      expect(text.startsWith('<?php\n')).toBe(true);
+      for (const scorer of ['lexical', 'neural'] as const) {
+        for (const ratio of [2, 4, 8]) {
+          for (const query of ['discount applied before price rules', 'subtotal fails when a price is missing']) {
+            const r = await prune(text, { query, ratio, fileName: f.split('/').pop(), scorer });
+            expect(r.stats.scorer).toBe(scorer);
+            expect(r.keptLines[0], `${f} ${scorer} ${ratio}× "${query}"`).toBe(1);
+            expect(r.text.startsWith('<?php\n')).toBe(true);
+            expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);
+          }
+        }
+      }
+    }
+  });
+  it('the tag before each PHP region of a template, not an HTML line', async () => {
+    const { analyze, splitLines } = await import('../../src/syntax/index.js');
+    const { buildRepairIndex, repairKeepSet } = await import('../../src/prune/repair.js');
+    const text = '<html>\n<?php\n$a = 1;\n?>\n<p>x</p>\n<?= $a ?>\n<?php\n$b = 2;\necho $b;\n';
+    const lines = splitLines(text);
+    const st = await analyze(text, 'php');
+    const index = buildRepairIndex(st, lines, 'php');
+    const repaired = (line: number) => {
+      const keep = new Uint8Array(st.lineCount);
+      keep[line] = 1;
+      repairKeepSet(
+        keep,
+        new Uint8Array(st.lineCount),
+        st,
+        { syntactic: true, dependencies: false, language: 'php', maxWholeSpan: 8, wholeSpans: null },
+        index,
+      );
+      return [...keep.keys()].filter((t) => keep[t]);
+    };
+    expect(index.openTag.slice(0, 9)).toEqual(Int32Array.from([-1, 1, 1, 1, 1, 5, 6, 6, 6]));
+    // `$b = 2;` needs the second `<?php`; `$a = 1;` the first; neither needs `<html>`.
+    expect(repaired(7)).toContain(6);
+    expect(repaired(2)).toContain(1);
+    expect(repaired(2)).not.toContain(0);
+  });
+});
