@@ -20,11 +20,25 @@ export interface AssetConfig {
   grammarUrls: Partial<Record<string, string | URL>>;
   /** URL of web-tree-sitter's own web-tree-sitter.wasm; null = package default / `<assetBase>/`. */
   treeSitterWasmUrl: string | URL | null;
+  /**
+   * URL (or, in Node, a path) of the o200k_base rank table, `o200k_base.bin` (dist/assets/ in the
+   * package), loaded in place instead of parsing js-tiktoken's rank module (~0.5 s on every load).
+   * null = the package's copy (Node) / `<assetBase>o200k_base.bin` (browser). When the table cannot
+   * be loaded, the tokenizer is built from the rank module (slower, same counts).
+   */
+  tokenizerUrl: string | URL | null;
   /** Base for browser defaults of the entries above. */
   assetBase: string;
 }
 
-export type Backend = 'auto' | 'webgpu' | 'wasm';
+/**
+ * Which runtime runs the neural scorer's model: 'auto' (WebGPU when a browser has an adapter, else
+ * WASM), 'webgpu', 'wasm' (onnxruntime-web), or 'js', the pure-TypeScript executor
+ * (runtime/js/): no onnxruntime start-up (~0.6 s of WASM initialisation in Node), slower per call
+ * than warm WASM, so for short-lived processes (the CLI's `prune` uses it by default). A model
+ * the js executor cannot run falls back to WASM.
+ */
+export type Backend = 'auto' | 'webgpu' | 'wasm' | 'js';
 
 /** Model bytes: a URL (string or URL; in Node also a file path), the bytes themselves, or null = shipped default. */
 export type ModelSource = string | URL | ArrayBuffer | Uint8Array | null;
@@ -83,6 +97,7 @@ export const env: CtxpruneEnv = {
     grammarBaseUrl: null,
     grammarUrls: {},
     treeSitterWasmUrl: null,
+    tokenizerUrl: null,
     assetBase: '/ctxprune/',
   },
   fetch: (input, init) => globalThis.fetch(input, init),

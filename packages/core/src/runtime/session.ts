@@ -1,7 +1,10 @@
 /**
- * An onnxruntime-web session for a ctxprune line scorer, with the backend chosen at load time:
- * 'auto' tries WebGPU when an adapter exists (browsers), else WASM; Node always runs WASM. A
- * WebGPU session that fails at run time is replaced by a WASM one and the call retried once.
+ * A session for a ctxprune line scorer, with the backend chosen at load time: 'auto' tries WebGPU
+ * when an adapter exists (browsers), else WASM; Node runs WASM. 'js' runs the model on the
+ * pure-TypeScript executor (js/: no WebAssembly, so no onnxruntime start-up, ~0.6 s in Node; slower
+ * per call than warm WASM): a model it cannot run (an operator it lacks) gets WASM instead, and
+ * says why. A WebGPU or js session that fails at run time is replaced by a WASM one and the call
+ * retried once.
  */
 import { isNode } from '../config.js';
 import { CtxpruneError } from '../errors.js';
@@ -9,6 +12,7 @@ import { type Backend, type ModelSource, runtimeConfig } from './config.js';
 import { WordVectors } from '../features/semantic.js';
 import { CONTRACT, INPUT_FEATURES, type ModelInfo, OUTPUTS, WORD_OUTPUTS } from './contract.js';
 import { loadAssetBytes, loadModelBytes, type ProgressCallback } from './model-bytes.js';
+import type { JsModel } from './js/executor.js';
 
 type Ort = typeof import('onnxruntime-web');
 type InferenceSession = import('onnxruntime-web').InferenceSession;
@@ -79,12 +83,17 @@ async function hasWebGpu(): Promise<boolean> {
   }
 }
 
+/** The backend a session runs on. */
+export type SessionBackend = 'webgpu' | 'wasm' | 'js';
+
 export class ModelSession {
   private constructor(
-    private readonly ort: Ort,
+    private ort: Ort | null,
     private readonly bytes: Uint8Array,
-    private session: InferenceSession,
-    public backend: 'webgpu' | 'wasm',
+    private session: InferenceSession | null,
+    /** The JavaScript executor's model (backend 'js'), else null. */
+    private js: JsModel | null,
+    public backend: SessionBackend,
     readonly info: ModelInfo,
     /** Why WebGPU was not used or was dropped, when it was asked for. */
     public fallbackReason: string | null,
@@ -99,6 +108,17 @@ export class ModelSession {
   static async create(opts: SessionOptions = {}): Promise<ModelSession> {
     const t0 = performance.now();
     const want = opts.backend ?? runtimeConfig.backend;
+    if (want === 'js') {
+      const bytes = await loadModelBytes(opts.model ?? runtimeConfig.model, opts.onProgress, opts.signal);
+      try {
+        return await ModelSession.createJs(bytes, t0);
+      } catch (e) {
+        // A model the executor cannot run (or that fails on the probe) runs on onnxruntime.
+        const s = await ModelSession.create({ ...opts, model: bytes, backend: 'wasm' });
+        s.fallbackReason = `js executor: ${e instanceof Error ? e.message : String(e)}`;
+        return s;
+      }
+    }
     // The runtime and the model load side by side.
     const [ort, bytes] = await Promise.all([
       loadOrt(want === 'wasm' ? 'wasm' : 'webgpu', opts.onRuntimeProgress, opts.signal),
@@ -124,21 +144,48 @@ export class ModelSession {
         throw new CtxpruneError('ASSET_LOAD_FAILED', `cannot create an onnxruntime session: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
       }
     }
-    const info = readInfo(session);
-    const sess = new ModelSession(ort, bytes, session, backend, info, fallback, performance.now() - t0);
-    if (session.outputNames.includes('info')) {
+    const info = readInfo(session.inputNames, (session as unknown as { inputMetadata?: InputMetadata[] }).inputMetadata);
+    const sess = new ModelSession(ort, bytes, session, null, backend, info, fallback, performance.now() - t0);
+    await sess.probe(session.outputNames);
+    return sess;
+  }
+
+  /** A session on the JavaScript executor; throws when the executor cannot run the model. */
+  private static async createJs(bytes: Uint8Array, t0: number): Promise<ModelSession> {
+    // Loaded only when asked for: the lexical scorer's processes never read it.
+    const { JsModel } = await import('./js/executor.js');
+    const js = JsModel.load(bytes);
+    js.warmUp();
+    const shape = js.inputs.find((i) => i.name === INPUT_FEATURES)?.shape;
+    const info = readInfo(js.inputNames, [{ name: INPUT_FEATURES, isTensor: true, shape: shape ?? undefined }]);
+    const sess = new ModelSession(null, bytes, null, js, 'js', info, null, performance.now() - t0);
+    // The probe must succeed here: a model that fails on one line would fail on every input.
+    await sess.probe(js.outputNames, true);
+    return sess;
+  }
+
+  private get outputNames(): readonly string[] {
+    return this.js ? this.js.outputNames : this.session!.outputNames;
+  }
+
+  /** Read the model's declared feature contract (output info) with a one-line run, and its word table. */
+  private async probe(outputNames: readonly string[], strict = false): Promise<void> {
+    const info = this.info;
+    if (outputNames.includes('info')) {
       // Probe once with a one-line input to read the model's declared feature contract.
-      const probe = await sess
-        .runOnce(new Float32Array(info.featureCount > 0 ? info.featureCount : 1), 1, info.featureCount > 0 ? info.featureCount : 1)
-        .catch(() => null);
+      const probe = await this.runOnce(new Float32Array(info.featureCount > 0 ? info.featureCount : 1), 1, info.featureCount > 0 ? info.featureCount : 1).catch(
+        (e: unknown) => {
+          if (strict) throw e;
+          return null;
+        },
+      );
       if (probe?.info) {
         info.featureVersion = probe.info[1];
         info.featureCount = probe.info[2];
         info.receptiveField = probe.info[3];
       }
     }
-    if (WORD_OUTPUTS.every((name) => session.outputNames.includes(name))) sess.words = await sess.readWords(info.featureCount);
-    return sess;
+    if (WORD_OUTPUTS.every((name) => outputNames.includes(name))) this.words = await this.readWords(info.featureCount);
   }
 
   /** Run the model on [n, F] features (row-major). */
@@ -146,13 +193,15 @@ export class ModelSession {
     try {
       return await this.runOnce(features, n, f);
     } catch (e) {
-      if (this.backend !== 'webgpu') throw e;
-      // WebGPU failed at run time: fall back to WASM for this and later calls.
-      this.fallbackReason = `webgpu run failed: ${e instanceof Error ? e.message : String(e)}`;
+      if (this.backend === 'wasm') throw e;
+      // WebGPU or the js executor failed at run time: fall back to WASM for this and later calls.
+      this.fallbackReason = `${this.backend} run failed: ${e instanceof Error ? e.message : String(e)}`;
       const old = this.session;
+      this.ort ??= await loadOrt('wasm');
       this.session = await this.ort.InferenceSession.create(this.bytes, { executionProviders: ['wasm'], logSeverityLevel: 3 });
       this.backend = 'wasm';
-      void old.release().catch(() => undefined);
+      this.js = null;
+      void old?.release().catch(() => undefined);
       return this.runOnce(features, n, f);
     }
   }
@@ -160,15 +209,19 @@ export class ModelSession {
   /** The model's word table: constant outputs, fetched once (the per-line runs never fetch them). */
   private async readWords(featureCount: number): Promise<WordVectors> {
     const f = featureCount > 0 ? featureCount : 1;
-    const input = new this.ort.Tensor('float32', new Float32Array(f), [1, 1, f]);
-    try {
-      const out = await this.session.run({ [INPUT_FEATURES]: input }, [...WORD_OUTPUTS]);
-      const keys = out.word_keys,
-        words = out.words;
-      if (keys?.type !== 'int32' || words?.type !== 'int8' || words.dims.length !== 2) {
-        throw new Error(`word_keys must be int32 [V] and words int8 [V, d], got ${keys?.type} and ${words?.type} ${JSON.stringify(words?.dims)}`);
+    if (this.js) {
+      try {
+        const out = this.js.run({ [INPUT_FEATURES]: { type: 'float32', dims: [1, 1, f], data: new Float32Array(f) } }, WORD_OUTPUTS);
+        return wordVectors(out.word_keys, out.words);
+      } catch (e) {
+        throw new CtxpruneError('ASSET_LOAD_FAILED', `model word table unreadable: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
       }
-      return new WordVectors(keys.data as Int32Array, words.data as Int8Array, words.dims[1]);
+    }
+    const ort = this.ort!;
+    const input = new ort.Tensor('float32', new Float32Array(f), [1, 1, f]);
+    try {
+      const out = await this.session!.run({ [INPUT_FEATURES]: input }, [...WORD_OUTPUTS]);
+      return wordVectors(out.word_keys, out.words);
     } catch (e) {
       throw new CtxpruneError('ASSET_LOAD_FAILED', `model word table unreadable: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     } finally {
@@ -177,10 +230,26 @@ export class ModelSession {
   }
 
   private async runOnce(features: Float32Array, n: number, f: number): Promise<ModelOutputs> {
-    const input = new this.ort.Tensor('float32', features, [1, n, f]);
     // Only the per-line outputs (and info): a model's constant word table is read once, at load.
-    this.fetches ??= OUTPUTS.filter((name) => this.session.outputNames.includes(name));
-    const out = await this.session.run({ [INPUT_FEATURES]: input }, this.fetches);
+    this.fetches ??= OUTPUTS.filter((name) => this.outputNames.includes(name));
+    if (this.js) {
+      const out = this.js.run({ [INPUT_FEATURES]: { type: 'float32', dims: [1, n, f], data: features } }, this.fetches);
+      const get = (name: string): Float32Array => {
+        const t = out[name];
+        if (t?.type !== 'float32') throw new CtxpruneError('ASSET_LOAD_FAILED', `model output "${name}" missing or not float32 (contract ${CONTRACT})`);
+        return t.data as Float32Array;
+      };
+      return {
+        semantic: get('semantic'),
+        dependency: get('dependency'),
+        gate: get('gate'),
+        doc: get('doc')[0],
+        crf: get('crf'),
+        info: out.info ? get('info') : null,
+      };
+    }
+    const input = new this.ort!.Tensor('float32', features, [1, n, f]);
+    const out = await this.session!.run({ [INPUT_FEATURES]: input }, this.fetches);
     const get = async (name: string): Promise<Float32Array> => {
       const t = out[name];
       if (!t) throw new CtxpruneError('ASSET_LOAD_FAILED', `model output "${name}" missing (contract ${CONTRACT})`);
@@ -200,16 +269,33 @@ export class ModelSession {
   }
 
   async release(): Promise<void> {
-    await this.session.release();
+    this.js = null;
+    await this.session?.release();
   }
 }
 
-function readInfo(session: InferenceSession): ModelInfo {
-  if (!session.inputNames.includes(INPUT_FEATURES)) {
+/** word_keys int32 [V] and words int8 [V, d] (onnxruntime's tensors or the executor's). */
+function wordVectors(
+  keys: { type: string; data: unknown; dims: readonly number[] } | undefined,
+  words: { type: string; data: unknown; dims: readonly number[] } | undefined,
+): WordVectors {
+  if (keys?.type !== 'int32' || words?.type !== 'int8' || words.dims.length !== 2) {
+    throw new Error(`word_keys must be int32 [V] and words int8 [V, d], got ${keys?.type} and ${words?.type} ${JSON.stringify(words?.dims)}`);
+  }
+  return new WordVectors(keys.data as Int32Array, words.data as Int8Array, words.dims[1]);
+}
+
+interface InputMetadata {
+  name: string;
+  isTensor: boolean;
+  shape?: (number | string)[];
+}
+
+function readInfo(inputNames: readonly string[], meta: InputMetadata[] | undefined): ModelInfo {
+  if (!inputNames.includes(INPUT_FEATURES)) {
     throw new CtxpruneError('ASSET_LOAD_FAILED', `model has no "${INPUT_FEATURES}" input: not a ${CONTRACT} model`);
   }
   // onnxruntime-web does not expose metadata_props; the scorer checks the feature count by shape.
-  const meta = (session as unknown as { inputMetadata?: { name: string; isTensor: boolean; shape?: (number | string)[] }[] }).inputMetadata;
   const shape = meta?.find((m) => m.name === INPUT_FEATURES)?.shape;
   const f = shape && typeof shape[2] === 'number' ? shape[2] : -1;
   return { contract: CONTRACT, featureVersion: -1, featureCount: f, receptiveField: 64, window: 4096 };

@@ -30,25 +30,29 @@ function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 // The model is committed (models/): a checkout without it fails here rather than skipping.
-describe('shipped model: onnxruntime-web (WASM, Node) vs torch', { timeout: 60_000 }, () => {
+describe('shipped model: onnxruntime-web (WASM, Node) and the js executor vs torch', { timeout: 60_000 }, () => {
   it('the default model location is the shipped file', () => {
     expect(fileURLToPath(defaultModelLocation() as URL)).toBe(shippedModel);
   });
 
-  it('outputs match the torch reference on the fixture features', async () => {
-    const s = await ModelSession.create({ model: modelPath, backend: 'wasm' });
-    expect(s.backend).toBe('wasm');
-    expect(s.info.featureCount).toBe(FEATURE_COUNT);
-    expect(s.info.featureVersion).toBe(FEATURE_VERSION);
-    const out = await s.run(features, ref.n, ref.f);
-    expect(maxAbsDiff(out.semantic, ref.semantic)).toBeLessThan(1e-4);
-    expect(maxAbsDiff(out.dependency, ref.dependency)).toBeLessThan(1e-4);
-    expect(maxAbsDiff(out.gate, ref.gate)).toBeLessThan(1e-5);
-    expect(Math.abs(out.doc - ref.doc)).toBeLessThan(1e-5);
-    expect(maxAbsDiff(out.crf, ref.crf)).toBeLessThan(1e-6);
-    expect(Array.from(out.info ?? [])).toEqual(ref.info);
-    await s.release();
-  });
+  // The same checks on onnxruntime (WASM) and on the pure-TypeScript executor (js).
+  for (const backend of ['wasm', 'js'] as const) {
+    it(`outputs match the torch reference on the fixture features (${backend})`, async () => {
+      const s = await ModelSession.create({ model: modelPath, backend });
+      expect(s.backend).toBe(backend);
+      expect(s.fallbackReason).toBeNull();
+      expect(s.info.featureCount).toBe(FEATURE_COUNT);
+      expect(s.info.featureVersion).toBe(FEATURE_VERSION);
+      const out = await s.run(features, ref.n, ref.f);
+      expect(maxAbsDiff(out.semantic, ref.semantic)).toBeLessThan(1e-4);
+      expect(maxAbsDiff(out.dependency, ref.dependency)).toBeLessThan(1e-4);
+      expect(maxAbsDiff(out.gate, ref.gate)).toBeLessThan(1e-5);
+      expect(Math.abs(out.doc - ref.doc)).toBeLessThan(1e-5);
+      expect(maxAbsDiff(out.crf, ref.crf)).toBeLessThan(1e-6);
+      expect(Array.from(out.info ?? [])).toEqual(ref.info);
+      await s.release();
+    });
+  }
 
   it('asking for WebGPU in Node falls back to WASM and says why', async () => {
     const s = await ModelSession.create({ model: modelPath, backend: 'webgpu' });

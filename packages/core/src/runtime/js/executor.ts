@@ -12,7 +12,7 @@ import type { Kernel } from './ops/op.js';
 import { constantValue } from './ops/shape.js';
 import { BufferPool } from './pool.js';
 import { ProtobufError } from './protobuf.js';
-import type { Tensor, TensorData } from './tensor.js';
+import { sizeOf, type Tensor, type TensorData } from './tensor.js';
 
 export { OnnxUnsupportedError } from './onnx.js';
 export type { Tensor } from './tensor.js';
@@ -163,6 +163,7 @@ export class JsModel {
       const t = own(feeds, info.name);
       if (!t) throw new OnnxRunError(`input "${info.name}" is missing`);
       if (t.type !== 'float32') throw new OnnxRunError(`input "${info.name}" is ${t.type}, the model wants float32`);
+      if (t.data.length !== sizeOf(t.dims)) throw new OnnxRunError(`input "${info.name}" has ${t.data.length} values for shape [${t.dims.join(', ')}]`);
       if (info.shape && (info.shape.length !== t.dims.length || info.shape.some((d, i) => typeof d === 'number' && d !== t.dims[i]))) {
         throw new OnnxRunError(`input "${info.name}" has shape [${t.dims.join(', ')}], the model wants [${info.shape.join(', ')}]`);
       }

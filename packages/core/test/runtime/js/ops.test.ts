@@ -191,13 +191,13 @@ describe('js executor: MatMul, Gemm', () => {
     return out;
   };
 
-  it('gemmNT on sizes that leave both block tails (3 × 7 · 7 × 5), with a row stride', () => {
-    const a = f32([4, 9]).data as Float32Array,
+  it('gemmNT on sizes that leave both block tails (5 × 7 · 7 × 5), with a row stride', () => {
+    const a = f32([5, 12]).data as Float32Array,
       bT = f32([5, 7]).data as Float32Array;
-    const out = new Float32Array(15).fill(1);
-    gemmNT(a, 2, 3, 7, bT, 5, out, 0, 12); // rows 0..2 at a[2 + 12 r], K = 7
+    const out = new Float32Array(25).fill(1);
+    gemmNT(a, 2, 5, 7, bT, 5, out, 0, 12); // rows 0..4 at a[2 + 12 r], K = 7: a 3-row block and 2 single rows
     const want: number[] = [];
-    for (let r = 0; r < 3; r++)
+    for (let r = 0; r < 5; r++)
       for (let n = 0; n < 5; n++) {
         let s = 1;
         for (let k = 0; k < 7; k++) s += a[2 + 12 * r + k] * bT[n * 7 + k];
