@@ -13,6 +13,8 @@ export interface BenchCase {
   source?: string;
   /** commit | issue | description (validation cases carry it; dev cases get it from `source`) */
   kind?: string;
+  /** The commit the file is at (materialised cases with a pool). */
+  commit?: string;
 }
 
 export async function readCases(path: string): Promise<BenchCase[]> {

@@ -1,29 +1,24 @@
 /**
- * Compaction benchmark: agent transcripts built from materialised dev cases. The user turn is
- * the issue text; then a grep, reads of the gold file and of other files of the same repository
- * (in a per-case shuffled order, so the gold file is not always oldest or newest) and a test log.
- * Budget: a quarter of the transcript's tokens. Metric: the share of gold lines whose exact text
- * survives in the (possibly pruned) tool output that read the gold file. Gold labels are used
- * only to measure, never to build the transcript or to score blocks.
+ * Compaction benchmark (`ctxprune bench compaction`): agent transcripts built from materialised
+ * dev cases. The user turn is the issue text; then a grep, reads of the gold file and of other
+ * files of the same repository (in a per-case shuffled order, so the gold file is not always
+ * oldest or newest) and a test log. Budget: 1/ratio of the transcript's tokens. Metric: the share
+ * of gold lines whose exact text survives in the (possibly pruned) tool output that read the gold
+ * file. Gold labels are used only to measure, never to build the transcript or to score blocks.
+ * The transcripts built from validation repositories' commits (`--transcripts val`) are in
+ * compaction-val.ts; both share the runner, the test log and the randomness here.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import type { BenchCase } from './cases.js';
 import { join } from 'node:path';
 import { compact } from '../compaction/compact.js';
 import type { CompactOptions, CompactionStrategy, Message } from '../compaction/types.js';
 import { termsOf } from '../text/identifiers.js';
 import type { TokenCounter } from '../text/tokens.js';
-import { hashString, mulberry32 } from '../util/random.js';
+import { hashString, mulberry32, shuffled as shuffle } from '../util/random.js';
 
-export interface DevCase {
-  id: string;
-  repo: string;
-  path: string;
-  query: string;
-  file_text: string;
-  gold_lines: number[];
-  language?: string;
-  commit?: string;
-}
+/** A case with its repository and path (materialised dev or validation cases; readCases reads them). */
+export type DevCase = BenchCase & { repo: string; path: string };
 
 export interface BenchTranscript {
   id: string;
@@ -31,27 +26,13 @@ export interface BenchTranscript {
   goldMessageId: string;
   /** Non-blank gold line texts of the gold file. */
   goldLines: string[];
-}
-
-export function loadCases(path: string): DevCase[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as DevCase);
+  /** The repository (validation transcripts). */
+  repo?: string;
 }
 
 /** Deterministic PRNG from a string (mulberry32 over an FNV hash). */
 export function rng(seed: string): () => number {
   return mulberry32(hashString(seed));
-}
-
-function shuffle<T>(xs: T[], r: () => number): T[] {
-  const a = [...xs];
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(r() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
 }
 
 function poolFiles(poolsDir: string, c: DevCase, exts: string[], max: number, r: () => number): { path: string; text: string }[] {
@@ -160,12 +141,38 @@ export function buildTranscripts(cases: DevCase[], opts: TranscriptOptions = {})
 function syntheticTestLog(c: DevCase, testFiles: string[], r: () => number): string {
   const title = c.query.split('\n')[0].slice(0, 120);
   const words = termsOf(title).slice(0, 3);
-  const name = `test_${words.join('_') || 'regression'}`;
-  const lines = ['============================= test session starts ==============================', 'collected 214 items', ''];
+  return testLog('py', `test_${words.join('_') || 'regression'}`, testFiles, r);
+}
+
+/**
+ * A failing test run that names `testName`: pytest's output (`py`) or vitest's (`ts`), with a line
+ * per file of `testFiles` (its size drawn from `r`); `collected` is pytest's item count.
+ */
+export function testLog(lang: 'py' | 'ts', testName: string, testFiles: readonly string[], r: () => number, collected = 214): string {
+  const name = testName;
+  const base = (f: string) => f.replace(/\.[a-z]+$/, '').replace(/.*\//, '');
+  if (lang === 'ts') {
+    const lines = ['', ' RUN  v1.6.0', ''];
+    for (const f of testFiles) lines.push(` ✓ test/${base(f)}.test.ts (${10 + Math.floor(r() * 40)} tests) ${Math.floor(r() * 300)}ms`);
+    lines.push(
+      ' ❯ test/regressions.test.ts (5 tests | 1 failed) 41ms',
+      `   × ${name.replace(/_/g, ' ')}`,
+      '     → expected undefined to be true',
+      '',
+      '⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯',
+      '',
+      ` FAIL  test/regressions.test.ts > ${name.replace(/_/g, ' ')}`,
+      'AssertionError: expected undefined to be true',
+      '',
+      ' Test Files  1 failed | 3 passed (4)',
+      '      Tests  1 failed | 212 passed (213)',
+    );
+    return lines.join('\n');
+  }
+  const lines = ['============================= test session starts ==============================', `collected ${collected} items`, ''];
   for (const f of testFiles) {
-    const base = f.replace(/\.[a-z]+$/, '').replace(/.*\//, '');
     const n = 20 + Math.floor(r() * 40);
-    lines.push(`tests/test_${base}.py ${'.'.repeat(n)} [${Math.floor(r() * 100)}%]`);
+    lines.push(`tests/test_${base(f)}.py ${'.'.repeat(n)} [${Math.floor(r() * 100)}%]`);
   }
   lines.push(
     `tests/test_regressions.py ..F.. [100%]`,
@@ -194,14 +201,39 @@ export function goldShare(t: BenchTranscript, messages: Message[]): number {
 
 export interface BenchRow {
   strategy: string;
+  /** The budget: 1/ratio of each transcript's tokens. */
+  ratio: number;
+  /** Transcripts with gold lines (the others count for the budget only). */
   cases: number;
+  transcripts: number;
   goldShare: number;
   /** Share of cases whose gold lines all survive. */
   allGold: number;
   tokensUsed: number;
   budget: number;
   overBudget: number;
+  /** ms per transcript, compact() alone. */
   ms: number;
+}
+
+/** One transcript under one variant and budget (gold: null when it has no gold lines). */
+export interface BenchCaseRow {
+  ratio: number;
+  strategy: string;
+  id: string;
+  gold: number | null;
+  tokens: number;
+  after: number;
+}
+
+export interface BenchOptions {
+  /** Budgets to run, each 1/ratio of a transcript's tokens (default [4]). */
+  ratios?: number[];
+  /**
+   * A second, independent count of the result (e.g. js-tiktoken): when given, "tokens used" and
+   * "over budget" are measured with it instead of the library's own count.
+   */
+  check?: (text: string) => number;
 }
 
 export interface Variant {
@@ -214,51 +246,67 @@ export async function runCompactionBench(
   transcripts: BenchTranscript[],
   variants: Variant[],
   counter: TokenCounter,
-  opts: { ratio?: number } = {},
-): Promise<BenchRow[]> {
-  const ratio = opts.ratio ?? 4;
+  opts: BenchOptions = {},
+): Promise<{ rows: BenchRow[]; perCase: BenchCaseRow[] }> {
   const rows: BenchRow[] = [];
-  const budgets = transcripts.map((t) => Math.floor(t.messages.reduce((a, m) => a + counter.count(m.content), 0) / ratio));
-  for (const v of variants) {
-    let share = 0,
-      all = 0,
-      n = 0,
-      used = 0,
-      budget = 0,
-      over = 0;
-    const t0 = performance.now();
-    for (let k = 0; k < transcripts.length; k++) {
-      const t = transcripts[k];
-      const r = await compact(t.messages, { ...v.options, strategy: v.strategy, tokens: budgets[k], tokenCounter: counter });
-      used += r.tokensAfter;
-      budget += budgets[k];
-      if (r.overBudget || r.tokensAfter > budgets[k]) over++;
-      const s = goldShare(t, r.messages);
-      if (Number.isNaN(s)) continue;
-      share += s;
-      if (s === 1) all++;
-      n++;
+  const perCase: BenchCaseRow[] = [];
+  const totals = transcripts.map((t) => t.messages.reduce((a, m) => a + counter.count(m.content), 0));
+  for (const ratio of opts.ratios ?? [4]) {
+    const budgets = totals.map((total) => Math.floor(total / ratio));
+    for (const v of variants) {
+      let share = 0,
+        all = 0,
+        n = 0,
+        used = 0,
+        budget = 0,
+        over = 0,
+        ms = 0;
+      for (let k = 0; k < transcripts.length; k++) {
+        const t = transcripts[k];
+        const t0 = performance.now();
+        const r = await compact(t.messages, { ...v.options, strategy: v.strategy, tokens: budgets[k], tokenCounter: counter });
+        ms += performance.now() - t0;
+        const check = opts.check;
+        const after = check ? r.messages.reduce((a, m) => a + check(m.content), 0) : r.tokensAfter;
+        used += after;
+        budget += budgets[k];
+        if ((!check && r.overBudget) || after > budgets[k]) over++;
+        // A transcript whose commit edits no non-blank line of the file counts for the budget only.
+        const s = goldShare(t, r.messages);
+        perCase.push({ ratio, strategy: v.name, id: t.id, gold: Number.isNaN(s) ? null : s, tokens: budgets[k], after });
+        if (Number.isNaN(s)) continue;
+        share += s;
+        if (s === 1) all++;
+        n++;
+      }
+      const k = transcripts.length;
+      rows.push({
+        strategy: v.name,
+        ratio,
+        cases: n,
+        transcripts: k,
+        goldShare: share / n,
+        allGold: all / n,
+        tokensUsed: used / k,
+        budget: budget / k,
+        overBudget: over,
+        ms: ms / k,
+      });
     }
-    rows.push({
-      strategy: v.name,
-      cases: n,
-      goldShare: share / n,
-      allGold: all / n,
-      tokensUsed: used / transcripts.length,
-      budget: budget / transcripts.length,
-      overBudget: over,
-      ms: (performance.now() - t0) / transcripts.length,
-    });
   }
-  return rows;
+  return { rows, perCase };
 }
 
-export function formatRows(rows: BenchRow[]): string {
-  const head = '| strategy | cases | gold lines kept | cases with all gold | mean tokens used | mean budget | over budget | ms/case |';
-  const sep = '|---|---|---|---|---|---|---|---|';
-  const body = rows.map(
-    (r) =>
-      `| ${r.strategy} | ${r.cases} | ${(100 * r.goldShare).toFixed(1)}% | ${(100 * r.allGold).toFixed(1)}% | ${Math.round(r.tokensUsed)} | ${Math.round(r.budget)} | ${r.overBudget} | ${r.ms.toFixed(0)} |`,
-  );
-  return [head, sep, ...body].join('\n');
+/** The rows as a Markdown table (the README's compaction tables). */
+export function formatRows(rows: readonly BenchRow[]): string {
+  const lines = [
+    '| budget | strategy | gold lines kept | all gold kept | over budget | mean tokens / budget | ms/transcript |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const r of rows) {
+    lines.push(
+      `| 1/${r.ratio} | ${r.strategy} | ${r.goldShare.toFixed(3)} (${r.cases}) | ${(100 * r.allGold).toFixed(0)}% | ${r.overBudget}/${r.transcripts} | ${Math.round(r.tokensUsed)} / ${Math.round(r.budget)} | ${r.ms.toFixed(0)} |`,
+    );
+  }
+  return lines.join('\n');
 }

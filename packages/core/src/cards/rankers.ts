@@ -7,7 +7,7 @@
  */
 import { CtxpruneError } from '../errors.js';
 import { RANKER_FEATURES } from './utility.js';
-import { mulberry32 } from '../util/random.js';
+import { mulberry32, shuffleInPlace } from '../util/random.js';
 
 const DIM = RANKER_FEATURES.length;
 
@@ -46,13 +46,6 @@ export function pairsFromExamples(examples: readonly RankExample[], margin = 1e-
 
 /** Seeded PRNG used by the rankers' training. */
 export const rng = mulberry32;
-
-function shuffle<T>(xs: T[], rand: () => number): void {
-  for (let i = xs.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [xs[i], xs[j]] = [xs[j], xs[i]];
-  }
-}
 
 const sigmoid = (x: number) => (x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x)));
 
@@ -102,7 +95,7 @@ export class LinearRanker implements Ranker {
     const order = pairs.map((_, i) => i);
     const diff = new Float64Array(DIM);
     for (let ep = 0; ep < epochs; ep++) {
-      shuffle(order, rand);
+      shuffleInPlace(order, rand);
       for (const k of order) {
         const { pos, neg } = pairs[k];
         let m = 0;
@@ -199,7 +192,7 @@ export class MlpRanker implements Ranker {
       maskN = new Float64Array(hidden);
     const order = pairs.map((_, i) => i);
     for (let ep = 0; ep < epochs; ep++) {
-      shuffle(order, rand);
+      shuffleInPlace(order, rand);
       for (let start = 0; start < order.length; start += batch) {
         const end = Math.min(order.length, start + batch);
         for (const g of grads) g.fill(0);

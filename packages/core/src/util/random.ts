@@ -16,3 +16,17 @@ export function hashString(s: string): number {
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
+
+/** Fisher–Yates shuffle of `xs` in place, drawing from `rand`. */
+export function shuffleInPlace<T>(xs: T[], rand: () => number): T[] {
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [xs[i], xs[j]] = [xs[j], xs[i]];
+  }
+  return xs;
+}
+
+/** A shuffled copy of `xs` (the same draws as shuffleInPlace). */
+export function shuffled<T>(xs: readonly T[], rand: () => number): T[] {
+  return shuffleInPlace([...xs], rand);
+}

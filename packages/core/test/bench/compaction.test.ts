@@ -66,7 +66,8 @@ describe('ctxprune bench compaction (the suite that replaced bench/compaction/ru
     const out: string[] = [];
     const io = { out: (s: string) => out.push(s), err: () => undefined };
     expect(await main(['bench', 'compaction', '--cases', path, '--pools', join(dir, 'none'), '--limit', '1', '--json'], io)).toBe(0);
-    const rows = JSON.parse(out.join('')) as { strategy: string; cases: number; overBudget: number }[];
+    const { rows, perCase } = JSON.parse(out.join('')) as { rows: { strategy: string; cases: number; overBudget: number }[]; perCase: unknown[] };
+    expect(perCase).toHaveLength(4);
     expect(rows.map((r) => r.strategy)).toEqual(['reactive', 'task_aware', 'mig', 'task_aware_mig']);
     for (const r of rows) expect(r).toMatchObject({ cases: 1, overBudget: 0 });
   });
@@ -74,6 +75,6 @@ describe('ctxprune bench compaction (the suite that replaced bench/compaction/ru
   it('an unknown suite is refused with the list of suites', async () => {
     const err: string[] = [];
     expect(await main(['bench', 'nosuch'], { out: () => undefined, err: (s) => err.push(s) })).toBe(2);
-    expect(err.join('')).toMatch(/unknown benchmark suite "nosuch" \(suites: prune, compaction, locate, pack\)/);
+    expect(err.join('')).toMatch(/unknown benchmark suite "nosuch" \(suites: prune, compaction, locate, pack, rank, speed, abort\)/);
   });
 });

@@ -1,64 +1,142 @@
 /**
  * `ctxprune bench [SUITE]`: the one entry to every benchmark. Suites: `prune` (the default: recall,
  * budget, parse validity and speed of line pruning on cases), `compaction` (agent transcripts built
- * from the cases, bench/compaction.ts), `locate` (file localization on SWE-bench instances) and
- * `pack` (task context packing on SWE-bench instances).
+ * from the cases or from validation repositories' commits, bench/compaction*.ts), `locate` (file
+ * localization on SWE-bench instances), `pack` (task context packing on SWE-bench instances),
+ * `rank` (the scorers' rankings alone, bench/rank.ts), `speed` (bench/speed.ts) and `abort` (abort
+ * latency on 1 MB inputs, bench/abort.ts). The code of
+ * each lives in src/bench/; this file only reads the arguments and prints.
  */
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { buildTranscripts, formatRows, loadCases, runCompactionBench, type Variant as CompactionVariant } from '../../bench/compaction.js';
-import type { CompactionStrategy } from '../../compaction/types.js';
+import { readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import {
+  buildTranscripts,
+  formatRows,
+  runCompactionBench,
+  type BenchTranscript,
+  type DevCase,
+  type Variant as CompactionVariant,
+} from '../../bench/compaction.js';
+import { buildValTranscript, Mirrors, selectTranscriptIds, type SelectableCase, type TranscriptId } from '../../bench/compaction-val.js';
+import { COMPACTION_STRATEGIES, type CompactionStrategy } from '../../compaction/types.js';
 import { type BenchCase, readCases } from '../../bench/cases.js';
 import { type CaseOutcome, formatBreakdown, formatRankingRow, formatSummaryRow, goldRecall, summarize, SUMMARY_HEADER } from '../../bench/metrics.js';
+import { abortBench, abortInputs, formatAbortRow } from '../../bench/abort.js';
+import { formatRankRows, rankBench } from '../../bench/rank.js';
 import { rankingRecall } from '../../bench/ranking.js';
+import { closestTo1000, modelSpeed, pruneSpeed } from '../../bench/speed.js';
 import { keptRecall, smoothedBm25Keep } from '../../bench/baselines.js';
 import { CtxpruneError } from '../../errors.js';
 import { prune } from '../../prune/pipeline.js';
 import { resolveScorer } from '../../scorers/registry.js';
 import type { Scorer, ScorerOutput } from '../../scorers/types.js';
 import type { PruneAblation, PruneTuning } from '../../prune/types.js';
+import type { LanguageId } from '../../syntax/types.js';
 import type { ElisionStyle } from '../../text/elision.js';
 import { splitLines } from '../../text/lines.js';
 import { loadDefaultTokenCounter, measureTokens } from '../../text/tokens.js';
-import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
+import { boolFlag, numberFlag, parseArgs, stringFlag, type ParsedArgs } from '../args.js';
 import type { CliIo, Command } from '../main.js';
 import { ablationFromArgs, ABLATION_FLAGS, elisionFromArgs } from './shared.js';
 
 const DEFAULT_CASES = process.env.CTXPRUNE_BENCH_CASES ?? 'data/dev-cases.jsonl';
 
-export const BENCH_SUITES = ['prune', 'compaction', 'locate', 'pack'] as const;
+export const BENCH_SUITES = ['prune', 'compaction', 'locate', 'pack', 'rank', 'speed', 'abort'] as const;
 type Suite = (typeof BENCH_SUITES)[number];
 
+/** The identifiers files of the validation transcripts (packages/core/bench/compaction/, beside src/ and dist/). */
+const TRANSCRIPT_IDS: Record<string, string> = {
+  val: fileURLToPath(new URL('../../../bench/compaction/val-transcripts.json', import.meta.url)),
+  wide: fileURLToPath(new URL('../../../bench/compaction/val-transcripts-wide.json', import.meta.url)),
+};
+
+/** `--ratios 4,8` (or `--ratio 4`): the budgets, each 1/ratio of a transcript's tokens. */
+function ratiosFromArgs(args: ParsedArgs, dflt: number[]): number[] {
+  const one = numberFlag(args, 'ratio');
+  const list = stringFlag(args, 'ratios');
+  const ratios = list !== undefined ? list.split(',').map(Number) : one !== undefined ? [one] : dflt;
+  if (!ratios.length || ratios.some((r) => !Number.isFinite(r) || r < 1))
+    throw new CtxpruneError('INVALID_OPTION', `--ratios takes numbers ≥ 1 (e.g. 4,8); got "${list}"`);
+  return ratios;
+}
+
 /**
- * The compaction suite (was packages/core/bench/compaction/run.mjs): transcripts built from the
- * cases, each strategy at a budget of 1/ratio of the transcript's tokens, the share of gold lines kept.
+ * The compaction suite (bench/compaction.ts): each strategy at budgets of 1/ratio of a transcript's
+ * tokens, the share of gold lines kept. Transcripts built from a cases file (the default,
+ * `--cases`), or from validation repositories' commits (`--transcripts val|wide|IDS.json`, read
+ * from `--mirror`; bench/compaction-val.ts), where "over budget" is counted independently with
+ * js-tiktoken. `--select CASES.jsonl --ids OUT.json` rewrites an identifiers file.
  */
 async function compactionSuite(argv: string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, ['json'], ['cases', 'pools', 'limit', 'split', 'ratio', 'variants']);
-  const casesPath = stringFlag(args, 'cases') ?? DEFAULT_CASES;
-  const poolsDir = stringFlag(args, 'pools') ?? 'data/pools';
+  const args = parseArgs(
+    argv,
+    ['json'],
+    ['cases', 'pools', 'limit', 'split', 'ratio', 'ratios', 'variants', 'transcripts', 'mirror', 'strategies', 'scorer', 'select', 'per-repo', 'ids'],
+  );
   const limit = numberFlag(args, 'limit') ?? 0;
-  const split = stringFlag(args, 'split') ?? 'all';
-  const ratio = numberFlag(args, 'ratio') ?? 4;
-  if (!['all', 'even', 'odd'].includes(split)) throw new CtxpruneError('INVALID_OPTION', `--split is all, even or odd; got "${split}"`);
-  const all = loadCases(casesPath);
-  let cases = split === 'even' ? all.filter((_, i) => i % 2 === 0) : split === 'odd' ? all.filter((_, i) => i % 2 === 1) : all;
-  if (limit > 0) cases = cases.slice(0, limit);
-  const ids = new Set(cases.map((c) => c.id));
-  // Other files come from every case of the repository, whatever the split.
-  const transcripts = buildTranscripts(all, { poolsDir: existsSync(poolsDir) ? poolsDir : undefined }).filter((t) => ids.has(t.id));
-  const variants: CompactionVariant[] = (['reactive', 'task_aware', 'mig', 'task_aware_mig'] as const).map((strategy) => ({ name: strategy, strategy }));
+  const select = stringFlag(args, 'select');
+  if (select !== undefined) {
+    const out = stringFlag(args, 'ids');
+    if (out === undefined) throw new CtxpruneError('INVALID_OPTION', '--select CASES.jsonl needs --ids OUT.json (the identifiers file to write)');
+    const ids = selectTranscriptIds((await readCases(select)) as SelectableCase[], numberFlag(args, 'per-repo') ?? 6);
+    await writeFile(out, JSON.stringify(ids, null, 1) + '\n');
+    io.out(`${ids.length} transcripts from ${new Set(ids.map((x) => x.repo)).size} repositories → ${out}`);
+    return 0;
+  }
+  const strategies = (stringFlag(args, 'strategies') ?? COMPACTION_STRATEGIES.join(',')).split(',');
+  for (const s of strategies) {
+    if (!(COMPACTION_STRATEGIES as readonly string[]).includes(s)) {
+      throw new CtxpruneError('INVALID_OPTION', `unknown compaction strategy "${s}" (valid: ${COMPACTION_STRATEGIES.join(', ')})`);
+    }
+  }
+  const scorerName = stringFlag(args, 'scorer') ?? 'lexical';
+  const variants: CompactionVariant[] = strategies.map((strategy) => ({
+    name: strategy,
+    strategy: strategy as CompactionStrategy,
+    ...(scorerName !== 'lexical' ? { options: { scorer: scorerName } } : {}),
+  }));
   // --variants 'name:strategy:{json options};…', for tuning runs.
   for (const extra of (stringFlag(args, 'variants') ?? '').split(';').filter(Boolean)) {
     const [name, strategy, ...rest] = extra.split(':');
     variants.push({ name, strategy: strategy as CompactionStrategy, options: JSON.parse(rest.join(':') || '{}') as CompactionVariant['options'] });
   }
   const counter = await loadDefaultTokenCounter();
-  const rows = await runCompactionBench(transcripts, variants, counter, { ratio });
-  if (boolFlag(args, 'json')) io.out(JSON.stringify(rows, null, 2));
+  const which = stringFlag(args, 'transcripts') ?? 'cases';
+  let transcripts: BenchTranscript[];
+  let what: string;
+  let check: ((text: string) => number) | undefined;
+  if (which === 'cases') {
+    const casesPath = stringFlag(args, 'cases') ?? DEFAULT_CASES;
+    const poolsDir = stringFlag(args, 'pools') ?? 'data/pools';
+    const split = stringFlag(args, 'split') ?? 'all';
+    if (!['all', 'even', 'odd'].includes(split)) throw new CtxpruneError('INVALID_OPTION', `--split is all, even or odd; got "${split}"`);
+    const all = (await readCases(casesPath)) as DevCase[];
+    let cases = split === 'even' ? all.filter((_, i) => i % 2 === 0) : split === 'odd' ? all.filter((_, i) => i % 2 === 1) : all;
+    if (limit > 0) cases = cases.slice(0, limit);
+    const ids = new Set(cases.map((c) => c.id));
+    // Other files come from every case of the repository, whatever the split.
+    transcripts = buildTranscripts(all, { poolsDir: existsSync(poolsDir) ? poolsDir : undefined }).filter((t) => ids.has(t.id));
+    what = `cases: ${casesPath} (${split}${limit ? `, first ${limit}` : ''})`;
+  } else {
+    const idsPath = TRANSCRIPT_IDS[which] ?? which;
+    const mirrors = new Mirrors(stringFlag(args, 'mirror') ?? '/work/.mirror');
+    const ids = JSON.parse(await readFile(idsPath, 'utf8')) as TranscriptId[];
+    transcripts = (limit ? ids.slice(0, limit) : ids).filter((x) => existsSync(mirrors.gitDir(x.repo))).map((x) => buildValTranscript(mirrors, x));
+    // "Over budget" counted independently of the library's counter: js-tiktoken's o200k_base.
+    const { Tiktoken } = await import('js-tiktoken/lite');
+    const ranks = (await import('js-tiktoken/ranks/o200k_base')).default;
+    const ref = new Tiktoken(ranks);
+    check = (text) => ref.encode(text, 'all').length;
+    const repos = [...new Set(transcripts.map((t) => t.repo))];
+    what = `${transcripts.length} transcripts of ${idsPath} from ${repos.length} repositories (${repos.join(', ')}), mirrors ${mirrors.dir}; over budget counted with js-tiktoken`;
+  }
+  const ratios = ratiosFromArgs(args, which === 'cases' ? [4] : [4, 8]);
+  const result = await runCompactionBench(transcripts, variants, counter, { ratios, ...(check ? { check } : {}) });
+  if (boolFlag(args, 'json')) io.out(JSON.stringify(result, null, 1));
   else {
-    io.out(`cases: ${casesPath} (${split}${limit ? `, first ${limit}` : ''}), budget = 1/${ratio} of each transcript's tokens (${counter.name})\n`);
-    io.out(formatRows(rows));
+    io.out(`${what}; budget = 1/ratio of each transcript's tokens (${counter.name}); scorer ${scorerName}\n`);
+    io.out(formatRows(result.rows));
   }
   return 0;
 }
@@ -172,41 +250,70 @@ function outcomeLine(o: CaseOutcome): string {
   });
 }
 
-/** Median ms to prune a 1,000-line file (the first 1,000 lines of every case file that long). */
-async function speed(cases: BenchCase[], io: CliIo, scorer: Scorer): Promise<void> {
-  const tokenCounter = await loadDefaultTokenCounter();
-  const files = cases.filter((c) => c.file_text.split('\n').length >= 1000).map((c) => ({ c, text: c.file_text.split('\n').slice(0, 1000).join('\n') }));
-  if (!files.length) return;
-  for (const f of files.slice(0, 3)) await prune(f.text, { query: f.c.query, ratio: 4, language: f.c.language, tokenCounter, scorer });
-  const ms: number[] = [];
-  // CPU time too (this process, all its threads): unlike wall time, it does not grow when other
-  // processes share the cores.
-  const cpu: number[] = [];
-  for (let rep = 0; rep < 3; rep++) {
-    for (const f of files) {
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      await prune(f.text, { query: f.c.query, ratio: 4, language: f.c.language, tokenCounter, scorer });
-      ms.push(performance.now() - t0);
-      const c = process.cpuUsage(c0);
-      cpu.push((c.user + c.system) / 1000);
+/** `ctxprune bench speed` (and `--speed`): pruneSpeed over the cases, then the model on the case closest to 1,000 lines (modelSpeed). */
+async function speedSuite(argv: string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv, ['json'], ['cases', 'scorer', 'runs']);
+  const cases = await readCases(stringFlag(args, 'cases') ?? DEFAULT_CASES);
+  // The model first, in a fresh process: its load time includes onnxruntime's start, as a first prune's does.
+  const one = closestTo1000(cases);
+  const model = one ? await modelSpeed(one.file_text, one.query, (one.language ?? null) as LanguageId | null, numberFlag(args, 'runs') ?? 20) : null;
+  const files = await pruneSpeed(cases, await resolveScorer(stringFlag(args, 'scorer') ?? 'auto'));
+  if (boolFlag(args, 'json')) io.out(JSON.stringify({ files, model: model && { case: one?.id, ...model } }, null, 1));
+  else {
+    io.out(files ?? 'Speed: no case file has 1,000 lines');
+    if (model && one) {
+      io.out(
+        `Model, WASM, on ${one.id} (${model.lines} lines, ${model.tokens} tokens), ${model.runs} runs: load ${model.model_load_ms} ms; ` +
+          `score median ${model.neural_score_ms_median} ms (lexical ${model.lexical_score_ms_median} ms); ` +
+          `prune median ${model.neural_prune_ms_median} ms (${model.neural_prune_tokens_per_s} tokens/s; lexical ${model.lexical_prune_ms_median} ms); ` +
+          `peak RSS ${model.peak_rss_mb} MB`,
+      );
     }
   }
-  ms.sort((a, b) => a - b);
-  cpu.sort((a, b) => a - b);
-  io.out(
-    `\nSpeed: ${scorer.name} scorer, 1,000-line files (${files.length} files × 3), tree-sitter parse included: ` +
-      `median ${ms[Math.floor(ms.length / 2)].toFixed(1)} ms, p95 ${ms[Math.ceil(0.95 * ms.length) - 1].toFixed(1)} ms; ` +
-      `CPU median ${cpu[Math.floor(cpu.length / 2)].toFixed(1)} ms`,
-  );
+  return 0;
+}
+
+/** `ctxprune bench abort` (bench/abort.ts): abort latency on 1 MB inputs. */
+async function abortSuite(argv: string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv, ['json'], ['points', 'ratio', 'scorer']);
+  const scorer = await resolveScorer(stringFlag(args, 'scorer') ?? 'lexical');
+  const ratio = numberFlag(args, 'ratio') ?? 8;
+  const rows = await abortBench(abortInputs(), scorer, { points: numberFlag(args, 'points') ?? 24, ratio });
+  if (boolFlag(args, 'json')) io.out(JSON.stringify(rows, null, 1));
+  else for (const r of rows) io.out(formatAbortRow(r, scorer.name, ratio));
+  return 0;
+}
+
+/** `ctxprune bench rank` (bench/rank.ts): the scorers' rankings alone, no pipeline. */
+async function rankSuite(argv: string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv, ['json'], ['cases', 'model', 'by', 'ratios', 'ratio']);
+  const by = stringFlag(args, 'by') ?? 'chars';
+  if (by !== 'chars' && by !== 'tokens') throw new CtxpruneError('INVALID_OPTION', `--by is chars or tokens; got "${by}"`);
+  const casesPath = stringFlag(args, 'cases') ?? DEFAULT_CASES;
+  const cases = await readCases(casesPath);
+  const model = stringFlag(args, 'model');
+  const rows = await rankBench(cases, { by, ratios: ratiosFromArgs(args, [4, 8]), ...(model !== undefined ? { model } : {}) });
+  if (boolFlag(args, 'json')) io.out(JSON.stringify(rows, null, 1));
+  else {
+    io.out(
+      `${cases.length} cases from ${casesPath}; lines in score order while 1/ratio of the file's ${by === 'chars' ? 'characters' : 'o200k tokens'} fits\n`,
+    );
+    io.out(formatRankRows(rows));
+  }
+  return 0;
 }
 
 export const command: Command = {
-  summary: 'every benchmark, by suite: prune (default: gold-line recall, budget, parse validity, speed), compaction, locate, pack',
+  summary: 'every benchmark, by suite: prune (default: gold-line recall, budget, parse validity, speed), compaction, locate, pack, rank, speed, abort',
   usage:
     'ctxprune bench [prune] --cases CASES.jsonl --ratio R [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--out RESULTS.jsonl] [--tune name=value,…] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl] | --speed [--cases CASES.jsonl]' +
-    ' | ctxprune bench compaction [--cases CASES.jsonl] [--pools DIR] [--ratio 4] [--limit N] [--split all|even|odd] [--variants …] [--json]' +
-    ' | ctxprune bench locate --instances I.jsonl --pools DIR [--out R.jsonl] | ctxprune bench pack [--instances I.jsonl] [--budgets …] [--out ROWS.jsonl]',
+    ' | ctxprune bench compaction [--cases CASES.jsonl] [--pools DIR] [--ratios 4] [--limit N] [--split all|even|odd] [--strategies …] [--variants …] [--scorer S] [--json]' +
+    ' | ctxprune bench compaction --transcripts val|wide|IDS.json [--mirror DIR] [--ratios 4,8] [--limit N] [--strategies …] [--scorer S] [--json]' +
+    ' | ctxprune bench compaction --select CASES.jsonl --ids OUT.json [--per-repo 6]' +
+    ' | ctxprune bench locate --instances I.jsonl --pools DIR [--out R.jsonl] | ctxprune bench pack [--instances I.jsonl] [--budgets …] [--out ROWS.jsonl]' +
+    ' | ctxprune bench rank [--cases CASES.jsonl] [--model PATH] [--by chars|tokens] [--ratios 4,8] [--json]' +
+    ' | ctxprune bench speed [--cases CASES.jsonl] [--scorer S] [--runs 20] [--json]' +
+    ' | ctxprune bench abort [--points 24] [--scorer lexical|neural|auto] [--ratio 8] [--json]',
   async run(argv0, io) {
     const suite: Suite = argv0[0] !== undefined && !argv0[0].startsWith('-') ? (argv0[0] as Suite) : 'prune';
     if (!(BENCH_SUITES as readonly string[]).includes(suite)) {
@@ -216,6 +323,9 @@ export const command: Command = {
     if (suite === 'compaction') return compactionSuite(argv, io);
     if (suite === 'locate') return (await import('./locate.js')).command.run(argv, io);
     if (suite === 'pack') return (await import('./pack.js')).command.run(['--bench', ...argv], io);
+    if (suite === 'rank') return rankSuite(argv, io);
+    if (suite === 'speed') return speedSuite(argv, io);
+    if (suite === 'abort') return abortSuite(argv, io);
     const args = parseArgs(argv, ['suite', 'speed', ...ABLATION_FLAGS], ['cases', 'out', 'ratio', 'scorer', 'elision', 'tune']);
     const casesPath = stringFlag(args, 'cases') ?? DEFAULT_CASES;
     // The CLI's default: the trained model, or the lexical scorer when it cannot load.
@@ -223,7 +333,7 @@ export const command: Command = {
     const name = scorer.name === 'auto' ? 'lexical (neural unavailable)' : scorer.name;
     const cases = await readCases(casesPath);
     if (boolFlag(args, 'speed')) {
-      await speed(cases, io, scorer);
+      io.out((await pruneSpeed(cases, scorer)) ?? 'Speed: no case file has 1,000 lines');
       return 0;
     }
     if (boolFlag(args, 'suite')) {
@@ -247,8 +357,10 @@ export const command: Command = {
         }
         if (lexical) io.out(formatSummaryRow('LaMR lexical scorer (full)', summarize(await runCases(cases, ratio, {}, lexical))));
       }
-      await speed(cases, io, scorer);
-      if (lexical) await speed(cases, io, lexical);
+      for (const s of lexical ? [scorer, lexical] : [scorer]) {
+        const line = await pruneSpeed(cases, s);
+        if (line) io.out(`\n${line}`);
+      }
       return 0;
     }
     const ratio = numberFlag(args, 'ratio');
