@@ -5,4 +5,4 @@ export { documentScoreFromScorer, documentScoreFromJudge } from './document-scor
 export type { DocumentScoreFn } from './document-score.js';
 export { locateFiles, DEFAULT_LOCATE_WEIGHTS } from './rank.js';
 export type { LocateOptions, LocateResult, LocateSignals, LocateWeights } from './rank.js';
-// runLocate (reads trees from disk) is in ./run.js; rankMetrics (evaluation) in ../bench/metrics.js.
+// runLocate (reads trees from disk) and rankMetrics (evaluation) are in ../bench/ (locate.ts, metrics.ts).

@@ -1,3 +1,3 @@
 export { buildPackIndex, packContext, definitionsOf } from './pack.js';
 export type { PackFilesInput, PackIndex, PackIndexOptions, PackContextOptions, PackContextResult, PackedFile, MapEntry, Definition } from './pack.js';
-// runPackBench and packDirectory (they read from disk) are exported by ../node.ts.
+// packDirectory (reads from disk) is exported by ../node.ts; the benchmark (runPackBench) is ../bench/pack.ts.

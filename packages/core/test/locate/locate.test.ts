@@ -10,7 +10,7 @@ import { documentScoreFromJudge } from '../../src/locate/document-score.js';
 import { buildFileIndex } from '../../src/locate/file-index.js';
 import { locateFiles } from '../../src/locate/rank.js';
 import { isTestPath, mentionedFiles } from '../../src/locate/signals.js';
-import { parseInstances, runLocate } from '../../src/locate/run.js';
+import { parseInstances, runLocate } from '../../src/bench/locate.js';
 import { importGraph } from '../../src/cards/imports.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));

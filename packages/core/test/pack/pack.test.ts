@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { buildPackIndex, definitionsOf, packContext, type PackContextResult } from '../../src/pack/pack.js';
 import { loadPackIndex, packDirectory } from '../../src/pack/node.js';
-import { packRecall, wholeFilesUntil, bm25PathOrder, goldFromCases } from '../../src/pack/bench.js';
+import { packRecall, wholeFilesUntil, bm25PathOrder, goldFromCases } from '../../src/bench/pack.js';
 import { loadDefaultTokenCounter, type TokenCounter } from '../../src/text/tokens.js';
 
 /** A small repository: a ledger with accounts, transfers, a rate limiter, and tests. */

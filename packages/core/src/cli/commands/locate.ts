@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { CtxpruneError } from '../../errors.js';
 import { documentScoreFromScorer } from '../../locate/document-score.js';
-import { parseInstances, runLocate } from '../../locate/run.js';
+import { parseInstances, runLocate } from '../../bench/locate.js';
 import { resolveScorer } from '../../scorers/registry.js';
 import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
 import { readBoundedText } from '../input.js';

@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { CtxpruneError } from '../../errors.js';
 import { packDirectory } from '../../pack/node.js';
-import { runPackBench, type PackBenchRow } from '../../pack/bench.js';
+import { runPackBench, type PackBenchRow } from '../../bench/pack.js';
 import { resolveScorer } from '../../scorers/registry.js';
 import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
 import type { Command } from '../main.js';

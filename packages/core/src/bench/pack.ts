@@ -10,13 +10,13 @@ import { readFile } from 'node:fs/promises';
 import { CtxpruneError } from '../errors.js';
 import { readTree } from '../cards/tree-node.js';
 import { isTestPath } from '../locate/signals.js';
-import { poolDir, parseInstances, type LocateInstance } from '../locate/run.js';
+import { poolDir, parseInstances, type LocateInstance } from './locate.js';
 import { buildBm25Index, bm25Scores } from '../retrieval/bm25.js';
 import { termsOf } from '../text/identifiers.js';
 import { splitLines } from '../text/lines.js';
 import { loadDefaultTokenCounter, measureTokens, type TokenCounter } from '../text/tokens.js';
 import type { Scorer } from '../scorers/types.js';
-import { buildPackIndex, packContext, type PackIndex } from './pack.js';
+import { buildPackIndex, packContext, type PackIndex } from '../pack/pack.js';
 import { cachedTerms } from '../locate/file-index.js';
 
 /** instance_id → path → gold lines (1-based, pre-image). */

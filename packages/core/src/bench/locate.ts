@@ -6,9 +6,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CtxpruneError } from '../errors.js';
 import { readTree } from '../cards/tree-node.js';
-import { rankMetrics } from '../bench/metrics.js';
-import { buildFileIndex, type FileIndex } from './file-index.js';
-import { locateFiles, type LocateOptions } from './rank.js';
+import { buildFileIndex, type FileIndex } from '../locate/file-index.js';
+import { locateFiles, type LocateOptions } from '../locate/rank.js';
+import { rankMetrics } from './metrics.js';
 
 export interface LocateInstance {
   instance_id: string;
