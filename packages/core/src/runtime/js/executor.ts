@@ -7,7 +7,8 @@
  */
 import { own } from '../../util/own.js';
 import { type OnnxModel, type OnnxNode, OnnxUnsupportedError, readModel, type ValueInfo } from './onnx.js';
-import { OPS } from './ops/index.js';
+import { FUSED_OPS, OPS } from './ops/index.js';
+import { FUSED_DOMAIN, fuse } from './fuse.js';
 import type { Kernel } from './ops/op.js';
 import { constantValue } from './ops/shape.js';
 import { BufferPool } from './pool.js';
@@ -52,8 +53,11 @@ export class JsModel {
     this.pinned = new Set([...constants.values()].map((t) => t.data));
   }
 
-  /** Read and check a model; OnnxUnsupportedError when this executor cannot run it. */
-  static load(bytes: Uint8Array): JsModel {
+  /**
+   * Read and check a model; OnnxUnsupportedError when this executor cannot run it. `fuse: false`
+   * runs the graph node by node, without fuse.ts's rewrites.
+   */
+  static load(bytes: Uint8Array, options: { fuse?: boolean } = {}): JsModel {
     let model: OnnxModel;
     try {
       model = readModel(bytes);
@@ -81,9 +85,7 @@ export class JsModel {
     for (const o of g.outputs) if (!known.has(o.name)) throw new OnnxUnsupportedError(`output "${o.name}" is produced by no node`);
 
     const constants = new Map(g.initializers);
-    const steps: Step[] = [];
-    const producer = new Map<string, number>();
-    const ctx = { opset, constant: (name: string) => constants.get(name) };
+    const nodes: OnnxNode[] = [];
     for (const node of order) {
       if (node.domain !== '' && node.domain !== 'ai.onnx') throw new OnnxUnsupportedError(`${node.opType} node "${node.name}" is in domain ${node.domain}`);
       const spec = own(OPS, node.opType);
@@ -99,11 +101,23 @@ export class JsModel {
       if (node.inputs.length < minIn || node.inputs.length > maxIn)
         throw new OnnxUnsupportedError(`${node.opType} node "${node.name}" has ${node.inputs.length} inputs`);
       if (node.outputs.length > maxOut) throw new OnnxUnsupportedError(`${node.opType} node "${node.name}" has ${node.outputs.length} outputs`);
-      if (node.opType === 'Constant') {
-        // Folded now: the operators that read a constant (weights) prepare it once.
-        constants.set(node.outputs[0], constantValue(node));
-        continue;
-      }
+      // Constants are folded now: the operators that read one (weights) prepare it once.
+      if (node.opType === 'Constant') constants.set(node.outputs[0], constantValue(node));
+      else nodes.push({ ...node, domain: '' });
+    }
+    const steps: Step[] = [];
+    const producer = new Map<string, number>();
+    const ctx = { opset, constant: (name: string) => constants.get(name) };
+    const planned =
+      options.fuse === false
+        ? nodes
+        : fuse(
+            nodes,
+            constants,
+            g.outputs.map((o) => o.name),
+          );
+    for (const node of planned) {
+      const spec = node.domain === FUSED_DOMAIN ? own(FUSED_OPS, node.opType)! : own(OPS, node.opType)!;
       const kernel = spec.compile(node, ctx);
       for (const o of node.outputs) if (o) producer.set(o, steps.length);
       steps.push({ node, kernel });
@@ -135,6 +149,11 @@ export class JsModel {
     plan = { steps, release };
     this.plans.set(key, plan);
     return plan;
+  }
+
+  /** The operators run, in order (fused ones included): for tests and diagnostics. */
+  get operators(): string[] {
+    return this.steps.map((s) => s.node.opType);
   }
 
   /**

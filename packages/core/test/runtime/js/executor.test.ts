@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { JsModel, OnnxRunError, OnnxUnsupportedError } from '../../../src/runtime/js/executor.js';
+import { fuse } from '../../../src/runtime/js/fuse.js';
 import { tensor } from '../../../src/runtime/js/tensor.js';
 import { ModelSession } from '../../../src/runtime/session.js';
 import { FEATURE_SETS } from '../../../src/features/lines.js';
@@ -71,4 +72,50 @@ describe('js executor: same outputs as onnxruntime', () => {
     }
     await Promise.all([js.dispose(), wasm.dispose(), jsSession.release(), wasmSession.release()]);
   }, 120_000);
+});
+
+describe('js executor: fusions', () => {
+  it('the shipped graph runs 8 fused GELUs and 6 sequence-major convolutions, same outputs as node by node', () => {
+    const fused = JsModel.load(shipped),
+      plain = JsModel.load(shipped, { fuse: false });
+    const count = (ops: string[], op: string) => ops.filter((o) => o === op).length;
+    expect([count(fused.operators, 'Gelu'), count(fused.operators, 'ConvSequenceMajor'), count(fused.operators, 'Transpose')]).toEqual([8, 6, 0]);
+    expect([count(plain.operators, 'Erf'), count(plain.operators, 'Conv'), count(plain.operators, 'Transpose')]).toEqual([8, 6, 12]);
+    const x = Float32Array.from({ length: 200 * 48 }, (_, i) => Math.sin(i * 0.37) * 3);
+    const feeds = { features: tensor('float32', [1, 200, 48], x) };
+    const [a, b] = [fused.run(feeds), plain.run(feeds)];
+    for (const k of ['semantic', 'dependency', 'gate', 'doc']) {
+      let d = 0;
+      for (let i = 0; i < b[k].data.length; i++) d = Math.max(d, Math.abs(a[k].data[i] - b[k].data[i]));
+      expect(d, k).toBeLessThan(1e-5);
+    }
+  });
+
+  it('a chain whose intermediate value something else reads is left alone', () => {
+    const node = (opType: string, inputs: string[], output: string, attributes = new Map<string, number[]>()) => ({
+      name: output,
+      opType,
+      domain: '',
+      inputs,
+      outputs: [output],
+      attributes,
+    });
+    const c = (v: number) => tensor('float32', [], Float32Array.of(v));
+    const constants = new Map([
+      ['sqrt2', c(Math.SQRT2)],
+      ['one', c(1)],
+      ['half', c(0.5)],
+    ]);
+    const chain = [
+      node('Div', ['x', 'sqrt2'], 'd'),
+      node('Erf', ['d'], 'e'),
+      node('Add', ['e', 'one'], 'a'),
+      node('Mul', ['x', 'a'], 'm'),
+      node('Mul', ['m', 'half'], 'y'),
+    ];
+    expect(fuse(chain, constants, ['y']).map((n) => n.opType)).toEqual(['Gelu']);
+    // 'e' is also a graph output, or read by another node: no fusion.
+    expect(fuse(chain, constants, ['y', 'e']).map((n) => n.opType)).toEqual(['Div', 'Erf', 'Add', 'Mul', 'Mul']);
+    expect(fuse([...chain, node('Sigmoid', ['a'], 's')], constants, ['y', 's']).map((n) => n.opType)).toEqual(['Div', 'Erf', 'Add', 'Mul', 'Mul', 'Sigmoid']);
+  });
 });

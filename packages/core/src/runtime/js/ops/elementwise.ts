@@ -5,7 +5,7 @@
 import type { OnnxNode } from '../onnx.js';
 import type { BufferPool } from '../pool.js';
 import { alloc, sizeOf, type Tensor, type TensorData, tensor } from '../tensor.js';
-import { type Kernel, need, type OpSpec, requireType } from './op.js';
+import { attr, isFloat, type Kernel, need, type OpSpec, requireType } from './op.js';
 
 /** The broadcast shape of two shapes (numpy rules), or null when they do not broadcast. */
 export function broadcastShape(a: readonly number[], b: readonly number[]): number[] | null {
@@ -198,6 +198,35 @@ const clip: OpSpec = {
     return [tensor('float32', x.dims, out)];
   },
 };
+
+/**
+ * The fused GELU of an exported `F.gelu` (fuse.ts): y = x · (erf(x / divisor) + offset) · scale,
+ * the five nodes Div → Erf → Add → Mul → Mul in one pass.
+ */
+const gelu: OpSpec = {
+  attributes: { divisor: isFloat, offset: isFloat, scale: isFloat },
+  inputs: [1, 1],
+  outputs: [1, 1],
+  compile(node): Kernel {
+    const inv = 1 / attr<number>(node, 'divisor', Math.SQRT2),
+      offset = attr<number>(node, 'offset', 1),
+      scale = attr<number>(node, 'scale', 0.5);
+    return (inputs, pool) => {
+      const x = need(inputs, 0, node);
+      requireType(x, ['float32'], node, 'the input');
+      const X = x.data;
+      const out = pool.take(X.length);
+      for (let i = 0; i < X.length; i++) {
+        const v = X[i];
+        out[i] = v * (erf(v * inv) + offset) * scale;
+      }
+      return [tensor('float32', x.dims, out)];
+    };
+  },
+};
+
+/** The fused operators fuse.ts makes (never read from a model file). */
+export const FUSED_ELEMENTWISE_OPS: Readonly<Record<string, OpSpec>> = { Gelu: gelu };
 
 export const ELEMENTWISE_OPS: Readonly<Record<string, OpSpec>> = {
   Add: binary(ADD),
