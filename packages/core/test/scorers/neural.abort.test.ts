@@ -93,6 +93,25 @@ describe('neural scorer with a signal (shipped model, WASM)', { timeout: 120_000
     await scorer.dispose();
   });
 
+  it("on the 'js' executor (~5x WASM's time a line), calls of at most 512 lines, the same per-line outputs", async () => {
+    const text = python(2000);
+    const lines = splitLines(text);
+    const structure = await analyze(text, 'python');
+    const scorer = await NeuralScorer.load({ model: modelPath, backend: 'js' });
+    expect(scorer.backend).toBe('js');
+    const calls = countCalls(scorer);
+    const input = { query: 'total of the items above the threshold', lines, structure, language: 'python' as const };
+    const plain = await scorer.score(input);
+    expect(calls).toEqual([2000]);
+    calls.length = 0;
+    const withSignal = await scorer.score({ ...input, signal: new AbortController().signal });
+    expect(calls).toEqual([503, 503, 503, 503, 503]);
+    expect(withSignal.heads[0]).toEqual(plain.heads[0]);
+    expect(withSignal.heads[1]).toEqual(plain.heads[1]);
+    expect(withSignal.gate).toEqual(plain.gate);
+    await scorer.dispose();
+  });
+
   it('an abort fired mid-prune on a large input rejects with ABORTED after at most one more model call', async () => {
     const text = python(42_000);
     expect(text.length).toBeGreaterThan(1_000_000);
