@@ -3,7 +3,7 @@
  * `vite preview` work from there). The core library is consumed from its TypeScript sources, so no
  * core build is needed to develop or build the playground.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -21,30 +21,53 @@ const isolation = {
 };
 
 /**
- * `virtual:ort-wasm`: the URL of onnxruntime-web's plain SIMD wasm (the WASM engine's runtime). In
- * a build it is a gzipped copy (14 MB → 3.7 MB: static servers, `vite preview` included, rarely
- * compress .wasm), which the worker gunzips; `.gzip`, not `.gz`, so that no server labels it
- * Content-Encoding (the progress bar then counts the bytes its Content-Length announces). In dev,
- * the file itself.
+ * A virtual module `id` whose default export is the URL of a large binary asset the worker
+ * downloads itself: in dev the file itself (`devImport`, a `?url` import); in a build a gzipped
+ * copy (static servers, `vite preview` included, rarely compress binary files), which the worker
+ * gunzips; `.gzip`, not `.gz`, so that no server labels it Content-Encoding (the progress bar then
+ * counts the bytes its Content-Length announces). A file that does not exist exports null.
  */
-function ortWasm(): Plugin {
-  const id = 'virtual:ort-wasm';
+function gzippedAsset(id: string, file: () => string, devImport: () => string): Plugin {
   let build = false;
   return {
-    name: 'ctxprune-ort-wasm',
+    name: `ctxprune-${id.replace('virtual:', '')}`,
     configResolved(c) {
       build = c.command === 'build';
     },
     resolveId: (s) => (s === id ? '\0' + id : null),
     load(s) {
       if (s !== '\0' + id) return null;
-      if (!build) return `export { default } from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';`;
-      const file = createRequire(import.meta.url).resolve('onnxruntime-web/ort-wasm-simd-threaded.wasm');
-      const ref = this.emitFile({ type: 'asset', name: 'ort-wasm-simd-threaded.wasm.gzip', source: gzipSync(readFileSync(file), { level: 9 }) });
+      const path = file();
+      if (!existsSync(path)) return 'export default null;';
+      if (!build) return `export { default } from ${JSON.stringify(devImport())};`;
+      const name = `${path.split('/').pop()}.gzip`;
+      const ref = this.emitFile({ type: 'asset', name, source: gzipSync(readFileSync(path), { level: 9 }) });
       return `export default import.meta.ROLLUP_FILE_URL_${ref};`;
     },
   };
 }
+
+/** `virtual:ort-wasm`: onnxruntime-web's plain SIMD wasm, the WASM engine's runtime (14 MB → 3.7 MB gzipped). */
+const ortWasm = () =>
+  gzippedAsset(
+    'virtual:ort-wasm',
+    () => createRequire(import.meta.url).resolve('onnxruntime-web/ort-wasm-simd-threaded.wasm'),
+    () => 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url',
+  );
+
+/**
+ * `virtual:o200k-table`: the tokenizer's binary rank table (4.3 MB → 1.9 MB gzipped), written to
+ * packages/core/dist/assets/ by the core's build (which `npm ci` runs); the worker loads it in place
+ * instead of parsing js-tiktoken's rank module (~0.5 s on every page load). Null without a built core.
+ */
+const o200kTable = () => {
+  const table = here('./packages/core/dist/assets/o200k_base.bin');
+  return gzippedAsset(
+    'virtual:o200k-table',
+    () => table,
+    () => `${table}?url`,
+  );
+};
 
 type ExportTarget = string | { default?: string; [condition: string]: unknown };
 
@@ -67,7 +90,7 @@ export default defineConfig({
   root: here('./apps/playground'),
   publicDir: here('./public'),
   base: './',
-  plugins: [react(), ortWasm()],
+  plugins: [react(), ortWasm(), o200kTable()],
   resolve: { alias: coreAlias },
   server: { headers: isolation, fs: { allow: [here('.')] } },
   preview: { headers: isolation },

@@ -39,7 +39,7 @@ test('the page loads, prunes the default sample and labels its controls', async 
   expect(after).toBeGreaterThan(0);
   expect(after).toBeLessThan(before);
   // What ran is shown: the neural scorer when the model is bundled, else the lexical one.
-  await expect(page.getByTestId('engine-ran')).toHaveText(/^(neural · (wasm|webgpu)|lexical.* · cpu)$/);
+  await expect(page.getByTestId('engine-ran')).toHaveText(/^(neural · (js|wasm|webgpu)|lexical.* · cpu)$/);
   await expect(page.getByTestId('language')).toContainText('Auto-detect (Python)');
   // The panes scroll to the kept evidence (#21), so the original pane shows some stretch of the sample.
   expectStretchOf(await visibleText(page, 'original'), 'fetcher.py');

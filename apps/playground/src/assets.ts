@@ -19,6 +19,8 @@ import c from 'tree-sitter-c/tree-sitter-c.wasm?url';
 // onnxruntime-web's plain SIMD build, gzipped in builds (vite.config.ts): the WASM engine's runtime,
 // which the worker downloads with progress and keeps in the Cache API.
 import ortWasm from 'virtual:ort-wasm';
+// The tokenizer's binary rank table (gzipped in builds), loaded in place of js-tiktoken's rank module.
+import tokenizerTable from 'virtual:o200k-table';
 
 /** The shipped line model, when the checkout has one (a glob: no model, no neural engine, no build error). */
 const models = import.meta.glob<string>('../../../models/ctxprune-lamr.onnx', { query: '?url', import: 'default', eager: true });
@@ -33,6 +35,7 @@ export function workerInit(): WorkerInit {
     assets: {
       treeSitterWasmUrl: abs(treeSitterWasm),
       grammarUrls: Object.fromEntries(Object.entries(grammars).map(([k, v]) => [k, abs(v)])),
+      ...(tokenizerTable ? { tokenizerUrl: abs(tokenizerTable) } : {}),
     },
     modelUrl: model ? abs(model) : null,
     ortWasmUrl: abs(ortWasm),

@@ -5,3 +5,9 @@ declare module 'virtual:ort-wasm' {
   const url: string;
   export default url;
 }
+
+/** vite.config.ts's o200kTable plugin: the URL of the tokenizer's binary rank table (null without a built core). */
+declare module 'virtual:o200k-table' {
+  const url: string | null;
+  export default url;
+}

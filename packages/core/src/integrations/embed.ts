@@ -21,7 +21,7 @@ let usingBundled = false;
 /** Point the library at the package's bundled assets (idempotent; done on import of the browser entry). */
 export function useBundledAssets(): void {
   const b = bundledAssets();
-  configureEnv({ assets: { grammarUrls: { ...b.grammarUrls }, treeSitterWasmUrl: b.treeSitterWasmUrl }, model: b.modelUrl });
+  configureEnv({ assets: { grammarUrls: { ...b.grammarUrls }, treeSitterWasmUrl: b.treeSitterWasmUrl, tokenizerUrl: b.tokenizerUrl }, model: b.modelUrl });
   usingBundled = true;
 }
 
@@ -44,6 +44,7 @@ export function configure(patch: EmbedConfig): CtxpruneEnv {
     }
     if (a.assetBase !== undefined) {
       if (a.treeSitterWasmUrl === undefined && env.assets.treeSitterWasmUrl === b.treeSitterWasmUrl) assets.treeSitterWasmUrl = null;
+      if (a.tokenizerUrl === undefined && env.assets.tokenizerUrl === b.tokenizerUrl) assets.tokenizerUrl = null;
       if (patch.model === undefined && patch.runtime?.model === undefined && env.runtime.model === b.modelUrl) configureEnv({ model: null });
     }
   }
@@ -69,6 +70,7 @@ export function workerInit(): WorkerInit {
       grammarUrls,
       grammarBaseUrl: a.grammarBaseUrl === null ? null : String(a.grammarBaseUrl),
       treeSitterWasmUrl: a.treeSitterWasmUrl === null ? null : String(a.treeSitterWasmUrl),
+      tokenizerUrl: a.tokenizerUrl === null ? null : String(a.tokenizerUrl),
       assetBase: a.assetBase,
     },
     modelUrl: currentModelUrl(),

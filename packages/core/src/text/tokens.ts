@@ -3,9 +3,9 @@
  * is OpenAI's o200k_base (text/o200k.ts: exact, O(n log n) on any input, special-token strings as
  * text); callers inject their model's counter.
  */
-import { isNode } from '../config.js';
+import { assetUrl, env, isNode } from '../config.js';
 import { CtxpruneError } from '../errors.js';
-import { readLocal } from '../io/assets.js';
+import { isLocal, loadAssetBytes, readLocal } from '../io/assets.js';
 import type { O200k } from './o200k.js';
 import { type Pause, runSteps, runStepsAsync, STEP_LINES, type Steps } from '../util/steps.js';
 
@@ -25,20 +25,23 @@ let defaultCounter: Promise<TokenCounter> | null = null;
 const RANK_TABLE = ['..', 'assets', 'o200k_base.bin'].join('/');
 
 /**
- * The tokenizer: in Node from the pre-built binary rank table when the package has one (a built
- * package; ~10x faster to load), else (a source checkout, browsers) from js-tiktoken's rank module.
+ * The tokenizer, from the pre-built binary rank table (o200k_base.bin: viewed in place, no parse)
+ * at `env.assets.tokenizerUrl` (default: the built package's copy in Node, `<assetBase>` in
+ * browsers, fetched through io/assets.ts and kept in the Cache API, so a reload reads it from
+ * there). Without one (a source checkout in Node, a page that does not host it) from
+ * js-tiktoken's rank module, which costs ~0.5 s of parsing and building on every load.
  * Either way it is checked on a few known encodings before use.
  */
 async function loadO200k(): Promise<O200k> {
   const m = await import('./o200k.js');
-  if (isNode) {
-    try {
-      // Read like every other asset (io/assets.ts); the table is viewed in place, not copied.
-      const tk = m.o200kFromTable(await readLocal(new URL(RANK_TABLE, import.meta.url).href));
-      if (selfCheck(tk)) return tk;
-    } catch {
-      /* no built table here: parse the module */
-    }
+  const configured = env.assets.tokenizerUrl;
+  const table = configured != null ? String(configured) : isNode ? new URL(RANK_TABLE, import.meta.url).href : assetUrl('o200k_base.bin');
+  try {
+    // Read like every other asset (io/assets.ts); the table is viewed in place, not copied.
+    const tk = m.o200kFromTable(isLocal(table) ? await readLocal(table) : await loadAssetBytes(table));
+    if (selfCheck(tk)) return tk;
+  } catch {
+    /* no usable table: parse the module */
   }
   const ranks = await import('js-tiktoken/ranks/o200k_base');
   const tk = m.buildO200k(ranks.default.bpe_ranks);

@@ -30,7 +30,8 @@ export interface NeuralScorerLike extends Scorer {
   readonly fallbackReason: string | null;
 }
 
-export type NeuralBackend = 'auto' | 'webgpu' | 'wasm';
+/** 'js': the pure-TypeScript executor (runtime/js/), which Auto runs until onnxruntime's WASM is ready. */
+export type NeuralBackend = 'auto' | 'webgpu' | 'wasm' | 'js';
 
 /** The part of the library the worker needs. */
 export interface Engine {
@@ -116,7 +117,9 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
   let progress: ((p: LoadProgress) => void) | null = null;
   /** One load per backend for the worker's life; a failed load stays failed (reload to retry). */
   const neural = new Map<NeuralBackend, Promise<NeuralScorerLike>>();
-  /** URLs of the assets whose downloads are reported (grammars, tree-sitter), by URL. */
+  /** The backends whose scorer has loaded. */
+  const ready = new Set<NeuralBackend>();
+  /** URLs of the assets whose downloads are reported (grammars, tree-sitter, the tokenizer's table), by URL. */
   let watched = new Map<string, { what: LoadKind; name?: string }>();
 
   function report(p: LoadProgress): void {
@@ -190,7 +193,10 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
         if (runtimeSeen) runtime(runtimeSeen[0], runtimeSeen[1], true);
       };
       p.then(
-        () => settle(true),
+        () => {
+          ready.add(backend);
+          settle(true);
+        },
         () => settle(false),
       );
       neural.set(backend, p);
@@ -222,7 +228,36 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
     if (e === 'lexical' || !neuralAvailable()) return;
     // Auto runs the model only on the languages it was trained on.
     if (e === 'auto' && langs.length > 0 && !langs.some((l) => MODELLED_LANGUAGES.has(l as never))) return;
-    quiet(loadNeural(e === 'webgpu' ? 'webgpu' : 'wasm'));
+    // Auto's first results come from the JavaScript executor: onnxruntime (its 14 MB wasm compiled,
+    // then ~0.5 s of initialisation on this thread) loads after the first result (autoScorer).
+    quiet(loadNeural(e === 'webgpu' ? 'webgpu' : e === 'wasm' ? 'wasm' : 'js'));
+  }
+
+  /**
+   * Auto's scorer: the WASM one once it has loaded; until then the JavaScript executor's (the same
+   * model, no onnxruntime start-up; slower per call, so not for good), with onnxruntime loading
+   * behind the request (startWasm). A model the executor cannot run, or its failure, waits for WASM.
+   */
+  async function autoScorer(): Promise<{ scorer: NeuralScorerLike; deferWasm: boolean }> {
+    if (ready.has('wasm')) return { scorer: await loadNeural('wasm'), deferWasm: false };
+    // onnxruntime is on its way: the executor meanwhile, if it is there.
+    if (neural.has('wasm')) return { scorer: await loadNeural(ready.has('js') ? 'js' : 'wasm'), deferWasm: false };
+    try {
+      const s = await loadNeural('js');
+      // The executor fell back to onnxruntime itself (a model it cannot run): that is the WASM scorer.
+      if (s.backend === 'wasm') {
+        neural.set('wasm', Promise.resolve(s));
+        ready.add('wasm');
+      }
+      return { scorer: s, deferWasm: s.backend !== 'wasm' };
+    } catch {
+      return { scorer: await loadNeural('wasm'), deferWasm: false };
+    }
+  }
+
+  /** Start onnxruntime's WASM scorer after the current work (Auto moves to it once it has loaded). */
+  function startWasm(): void {
+    setTimeout(() => void loadNeural('wasm').catch(() => undefined), 0);
   }
 
   /** Wait for the tokenizer and the request's grammar, so that the prune's own time excludes loading. */
@@ -232,20 +267,25 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
   }
 
   /** What to run for a request, and a note whenever that is not exactly what was asked. */
-  async function chooseScorer(requested: EngineChoice): Promise<{ scorer: Scorer | 'lexical'; note: string | null }> {
+  async function chooseScorer(requested: EngineChoice): Promise<{ scorer: Scorer | 'lexical'; note: string | null; deferWasm?: boolean }> {
     if (requested === 'lexical') return { scorer: 'lexical', note: null };
     // No wait for the WebGPU probe here: Auto and WASM do not need it.
     if (!neuralAvailable()) return resolveEngine(requested, await capabilities());
-    // Auto prefers WASM: the line model is small, and WebGPU here may be a software adapter.
+    // Auto prefers WASM (after the executor's first results: autoScorer): the line model is small,
+    // and WebGPU here may be a software adapter.
     const backend: NeuralBackend = requested === 'webgpu' ? 'webgpu' : 'wasm';
     try {
+      if (requested === 'auto') {
+        // Auto: the model only for the languages it was trained on; it says when it stood aside.
+        const { scorer, deferWasm } = await autoScorer();
+        return { scorer: new ModelledLanguagesScorer(scorer), note: null, deferWasm };
+      }
       const s = await loadNeural(backend);
       let note: string | null = null;
       if (requested === 'webgpu' && s.backend !== 'webgpu') {
         note = `WebGPU unavailable (${s.fallbackReason ?? 'no adapter'}): the neural scorer ran on WASM.`;
       }
-      // Auto: the model only for the languages it was trained on; it says when it stood aside.
-      return { scorer: requested === 'auto' ? new ModelledLanguagesScorer(s) : s, note };
+      return { scorer: s, note };
     } catch (e) {
       return {
         scorer: 'lexical',
@@ -287,10 +327,12 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
         if (a.grammarUrls) patch.grammarUrls = { ...a.grammarUrls };
         if (a.grammarBaseUrl !== undefined) patch.grammarBaseUrl = a.grammarBaseUrl;
         if (a.treeSitterWasmUrl !== undefined) patch.treeSitterWasmUrl = a.treeSitterWasmUrl;
+        if (a.tokenizerUrl !== undefined) patch.tokenizerUrl = a.tokenizerUrl;
         if (a.assetBase !== undefined) patch.assetBase = a.assetBase;
         watched = new Map();
         for (const [name, url] of Object.entries(a.grammarUrls ?? {})) watched.set(url, { what: 'grammar', name });
         if (a.treeSitterWasmUrl) watched.set(a.treeSitterWasmUrl, { what: 'tree-sitter' });
+        if (a.tokenizerUrl) watched.set(a.tokenizerUrl, { what: 'tokenizer', name: 'o200k_base' });
         // With a progress listener, the grammars' downloads are counted on their way in.
         engine.configure(progress ? { assets: patch, fetch: progressFetch } : { assets: patch });
       }
@@ -314,7 +356,9 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
         const [choice] = await Promise.all([chooseScorer(requested), loadsFor(text, rest)]);
         const loadMs = performance.now() - tLoad;
         if (controller.signal.aborted) return aborted();
-        const result = await engine.prune(text, { ...rest, scorer: choice.scorer, signal: controller.signal });
+        const result = await engine.prune(text, { ...rest, scorer: choice.scorer, signal: controller.signal }).finally(() => {
+          if (choice.deferWasm) startWasm();
+        });
         if (controller.signal.aborted) return aborted();
         const report: EngineReport = {
           requested,

@@ -18,6 +18,8 @@ export interface WorkerAssets {
   grammarUrls?: Record<string, string>;
   grammarBaseUrl?: string | null;
   treeSitterWasmUrl?: string | null;
+  /** The o200k_base rank table (o200k_base.bin), loaded in place of js-tiktoken's rank module. */
+  tokenizerUrl?: string | null;
   assetBase?: string;
 }
 

@@ -373,6 +373,66 @@ describe('neural engine choice in the worker', () => {
   });
 });
 
+describe("Auto's first results on the JavaScript executor", () => {
+  /** Fake neural scorers that report the backend they were loaded for; WASM's load waits for the test. */
+  function backends(opts: { jsFallsBack?: boolean } = {}) {
+    const loads: string[] = [];
+    let openWasm: () => void = () => undefined;
+    const wasmGate = new Promise<void>((r) => (openWasm = r));
+    const install = (e: Engine) => {
+      e.loadNeural = async ({ backend }) => {
+        loads.push(backend);
+        if (backend === 'wasm') await wasmGate;
+        const ran = backend === 'js' && opts.jsFallsBack ? 'wasm' : backend;
+        return { name: 'neural', backend: ran, fallbackReason: null, score: () => ({}) as never };
+      };
+    };
+    return { loads, install, openWasm: () => openWasm() };
+  }
+  const ranOn = (call: { options: PruneOptions }) => (call.options.scorer as { backend?: string }).backend;
+
+  it('the first result runs on js, onnxruntime starts loading only after it, and Auto moves to WASM once loaded', async () => {
+    const b = backends();
+    const { client, engines } = setup({ auto: true, modelUrl: '/m.onnx', neural: b.install });
+    await client.prune('x', { query: 'q', engine: 'auto' });
+    expect(ranOn(engines[0].calls[0])).toBe('js');
+    await until(() => b.loads.includes('wasm'));
+    expect(b.loads).toEqual(['js', 'wasm']);
+    // WASM still loading: the executor answers.
+    await client.prune('x', { query: 'q', engine: 'auto' });
+    expect(ranOn(engines[0].calls[1])).toBe('js');
+    b.openWasm();
+    await tick(10);
+    await client.prune('x', { query: 'q', engine: 'auto' });
+    expect(ranOn(engines[0].calls[2])).toBe('wasm');
+    expect(b.loads).toEqual(['js', 'wasm']);
+    client.dispose();
+  });
+
+  it('a model the executor cannot run (it fell back to WASM itself) is the WASM scorer: no second load', async () => {
+    const b = backends({ jsFallsBack: true });
+    const { client, engines } = setup({ auto: true, modelUrl: '/m.onnx', neural: b.install });
+    await client.prune('x', { query: 'q', engine: 'auto' });
+    await client.prune('x', { query: 'q', engine: 'auto' });
+    await tick(10);
+    expect(engines[0].calls.map(ranOn)).toEqual(['wasm', 'wasm']);
+    expect(b.loads).toEqual(['js']);
+    client.dispose();
+  });
+
+  it('the WASM engine asked for by name never runs on the executor', async () => {
+    const b = backends();
+    const { client, engines } = setup({ auto: true, modelUrl: '/m.onnx', neural: b.install });
+    const r = client.prune('x', { query: 'q', engine: 'wasm' });
+    await until(() => b.loads.length === 1);
+    b.openWasm();
+    await r;
+    expect(ranOn(engines[0].calls[0])).toBe('wasm');
+    expect(b.loads).toEqual(['wasm']);
+    client.dispose();
+  });
+});
+
 describe('loading before the first request', () => {
   /** An engine whose tokenizer, grammars and model resolve when the test says, recording what was asked. */
   function gated() {
@@ -404,7 +464,7 @@ describe('loading before the first request', () => {
     return { asked, install, open };
   }
 
-  it('init starts the tokenizer, the grammar and the WASM model at once, and reports each load', async () => {
+  it('init starts the tokenizer, the grammar and the model (on the JavaScript executor for Auto) at once, and reports each load', async () => {
     const g = gated();
     const progress: LoadProgress[] = [];
     const { client } = setup({
@@ -416,7 +476,7 @@ describe('loading before the first request', () => {
     });
     await client.capabilities();
     await until(() => g.asked.length === 3);
-    expect(g.asked.sort()).toEqual(['grammar:python', 'neural:wasm', 'tokenizer']);
+    expect(g.asked.sort()).toEqual(['grammar:python', 'neural:js', 'tokenizer']);
     g.open('tokenizer');
     await until(() => progress.some((p) => p.what === 'tokenizer' && p.done));
     expect(progress.filter((p) => p.what === 'tokenizer').map((p) => p.done)).toEqual([false, true]);
