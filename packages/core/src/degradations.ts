@@ -1,7 +1,7 @@
 /**
- * Defined degradations: what `prune()` (`stats.degraded`) or `compact()` (`result.degraded`) did
- * instead of the full pipeline, as a code a program can switch on and a message a person can act
- * on. The README lists the codes of both.
+ * Defined degradations: what `prune()` (`stats.degraded`), `compact()` (`result.degraded`) or
+ * `packContext()` (`stats.degraded`) did instead of the full pipeline, as a code a program can
+ * switch on and a message a person can act on. The README lists the codes of all three.
  */
 
 /** Each code and what it means. */
@@ -36,6 +36,17 @@ export const COMPACTION_DEGRADATION_CODES = {
 
 export type CompactionDegradationCode = keyof typeof COMPACTION_DEGRADATION_CODES;
 
+/** Each code of `packContext()`'s `stats.degraded` and what it means. */
+export const PACK_DEGRADATION_CODES = {
+  EMPTY_TASK: 'no task: files ranked by path, their outlines kept',
+  EMPTY_POOL: 'no file to pack (tests and binary files are left out): the text is empty',
+  FILE_DEGRADED: "a file's pruning degraded (its prune() degradation, the file named): the pack holds what that pruning gave",
+  FILE_NOT_PRUNED: 'a file could not be pruned (the pipeline refused it): it is left out of the pack',
+  NOTHING_FITS: 'not even one file header fits the budget: the text is empty',
+} as const;
+
+export type PackDegradationCode = keyof typeof PACK_DEGRADATION_CODES;
+
 /** One degradation: `C` is `DegradationCode` for prune, `CompactionDegradationCode` for compact. */
 export interface Degradation<C extends string = DegradationCode> {
   code: C;
@@ -44,6 +55,7 @@ export interface Degradation<C extends string = DegradationCode> {
 }
 
 export type CompactionDegradation = Degradation<CompactionDegradationCode>;
+export type PackDegradation = Degradation<PackDegradationCode>;
 
 export function degradation<C extends string = DegradationCode>(code: C, message: string): Degradation<C> {
   return { code, message };

@@ -12,8 +12,8 @@
 // Line pruning (LaMR).
 export { prune } from './prune/pipeline.js';
 export type { PruneOptions, PruneResult, PruneStats, LineInfo, KeepReason, PruneAblation } from './prune/types.js';
-export { DEGRADATION_CODES, COMPACTION_DEGRADATION_CODES } from './degradations.js';
-export type { Degradation, DegradationCode, CompactionDegradation, CompactionDegradationCode } from './degradations.js';
+export { DEGRADATION_CODES, COMPACTION_DEGRADATION_CODES, PACK_DEGRADATION_CODES } from './degradations.js';
+export type { Degradation, DegradationCode, CompactionDegradation, CompactionDegradationCode, PackDegradation, PackDegradationCode } from './degradations.js';
 export { ELISION_STYLES, outputOrigin } from './text/elision.js';
 export type { ElisionStyle } from './text/elision.js';
 

@@ -29,6 +29,7 @@ const MAIN = [
   'LinearRanker',
   'MlpRanker',
   'OverflowStore',
+  'PACK_DEGRADATION_CODES',
   'RANKER_FEATURES',
   'REFERENCE_PACKER',
   'RUBRICS',
@@ -145,9 +146,10 @@ describe('public API', () => {
 });
 
 describe('degradation codes', () => {
-  it('every code of prune and of compact is documented in the README', async () => {
-    const { DEGRADATION_CODES, COMPACTION_DEGRADATION_CODES } = await import('../src/degradations.js');
+  it('every code of prune, compact and packContext is documented in the README', async () => {
+    const { DEGRADATION_CODES, COMPACTION_DEGRADATION_CODES, PACK_DEGRADATION_CODES } = await import('../src/degradations.js');
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-    for (const code of [...Object.keys(DEGRADATION_CODES), ...Object.keys(COMPACTION_DEGRADATION_CODES)]) expect(readme, code).toContain(`| \`${code}\` |`);
+    for (const code of [...Object.keys(DEGRADATION_CODES), ...Object.keys(COMPACTION_DEGRADATION_CODES), ...Object.keys(PACK_DEGRADATION_CODES)])
+      expect(readme, code).toContain(`| \`${code}\` |`);
   });
 });

@@ -55,7 +55,7 @@ export function registerPackTool(server: McpServer, ctx: PackToolContext): void 
         const head =
           `[ctxprune: pack of ${where} for the task: ${r.tokens}/${r.budget} tokens, ${r.files.length} file${r.files.length === 1 ? '' : 's'}, ` +
           `${r.map.length} signatures; ${r.stats.poolFiles} files ranked (${r.stats.excludedFiles} tests/binary left out); scorer ${r.stats.scorer}` +
-          `${r.stats.degraded.length ? `; ${r.stats.degraded.join('; ')}` : ''}; paths are relative to ${where}]`;
+          `${r.stats.degraded.length ? `; ${r.stats.degraded.map((d) => d.message).join('; ')}` : ''}; paths are relative to ${where}]`;
         const body = r.text || '(nothing fits the budget)';
         const out = `${head}\n${body}`;
         return text(

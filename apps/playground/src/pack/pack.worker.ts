@@ -33,7 +33,7 @@ self.onmessage = async (e: MessageEvent<PackRequest>) => {
         map: r.map.length,
         ranked: r.ranked,
         excluded: r.stats.excludedFiles,
-        degraded: r.stats.degraded,
+        degraded: r.stats.degraded.map((d) => d.message),
       },
     });
   } catch (err) {

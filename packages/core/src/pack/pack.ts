@@ -15,6 +15,7 @@
  * The result never exceeds the budget (counted on the exact text, headers included) and every
  * kept line is byte-identical to its input line.
  */
+import { degradation, type PackDegradation } from '../degradations.js';
 import { CtxpruneError } from '../errors.js';
 import { pythonImports, jsImports } from '../cards/imports.js';
 import { elidedRanges, formatRanges } from '../integrations/focus.js';
@@ -134,7 +135,8 @@ export interface PackContextResult {
     excludedFiles: number;
     tokenizer: string;
     scorer: string;
-    degraded: string[];
+    /** What packing did instead of the plan, each a code (`PACK_DEGRADATION_CODES`) and its message. */
+    degraded: PackDegradation[];
   };
 }
 
@@ -359,8 +361,8 @@ export async function packContext(options: PackContextOptions): Promise<PackCont
     throw new CtxpruneError('INVALID_BUDGET', `tokens must be a finite number ≥ 1, got ${String(budget)}`);
   }
   const B = Math.floor(budget);
-  const degraded: string[] = [];
-  if (task.trim() === '') degraded.push('empty task: files ranked by path, outlines kept');
+  const degraded: PackDegradation[] = [];
+  if (task.trim() === '') degraded.push(degradation('EMPTY_TASK', 'empty task: files ranked by path, outlines kept'));
   let ix = options.index;
   const tIndex = performance.now();
   if (!ix) {
@@ -372,7 +374,7 @@ export async function packContext(options: PackContextOptions): Promise<PackCont
   const sc = await scorerOf(options.scorer);
   const signal = options.signal;
   const query = task.length > 20_000 ? task.slice(0, 20_000) : task;
-  const empty = (why: string): PackContextResult => {
+  const empty = (why: PackDegradation): PackContextResult => {
     degraded.push(why);
     return {
       text: '',
@@ -395,7 +397,7 @@ export async function packContext(options: PackContextOptions): Promise<PackCont
       },
     };
   };
-  if (ix.locate.paths.length === 0) return empty('no files in the pool (tests and binary files are left out)');
+  if (ix.locate.paths.length === 0) return empty(degradation('EMPTY_POOL', 'no files in the pool (tests and binary files are left out)'));
   checkAborted(signal);
 
   // 1. Rank.
@@ -486,10 +488,11 @@ export async function packContext(options: PackContextOptions): Promise<PackCont
         });
         keptLines = r.keptLines;
         body = r.text;
-        for (const d of r.stats.degraded) if (d.code !== 'BUDGET_TOO_SMALL' && d.code !== 'EMPTY_QUERY') degraded.push(`${f.path}: ${d.message}`);
+        for (const d of r.stats.degraded)
+          if (d.code !== 'BUDGET_TOO_SMALL' && d.code !== 'EMPTY_QUERY') degraded.push(degradation('FILE_DEGRADED', `${f.path}: ${d.message}`));
       } catch (e) {
         if ((e as { code?: string }).code === 'ABORTED') throw e;
-        degraded.push(`${f.path}: not pruned (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+        degraded.push(degradation('FILE_NOT_PRUNED', `${f.path}: not pruned (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`));
         return null;
       }
       if (!keptLines.length) return null;
@@ -569,7 +572,7 @@ export async function packContext(options: PackContextOptions): Promise<PackCont
     map = [];
     text = '';
     used = 0;
-    degraded.push('nothing fits the budget');
+    degraded.push(degradation('NOTHING_FITS', 'nothing fits the budget'));
   }
   for (const b of blocks) b.file.tokens = counter.count(`${b.head}\n${b.body}`);
   return {

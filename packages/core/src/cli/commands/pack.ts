@@ -4,6 +4,7 @@
  * packs on SWE-bench instances beside whole files in BM25 order and the patched files alone.
  */
 import { readFile, writeFile } from 'node:fs/promises';
+import { describeDegradations } from '../../degradations.js';
 import { CtxpruneError } from '../../errors.js';
 import { packDirectory } from '../../pack/node.js';
 import { runPackBench, type PackBenchRow } from '../../bench/pack.js';
@@ -94,7 +95,7 @@ export const command: Command = {
       `ctxprune pack: ${r.tokens}/${r.budget} tokens (${s.tokenizer}), ${r.files.length} file${r.files.length === 1 ? '' : 's'} ` +
         `(${r.files.map((f) => `${f.path} ${f.keptLines.length}/${f.totalLines}`).join(', ') || '-'}), ${r.map.length} map entries; ` +
         `${s.poolFiles} files in the pool (${s.excludedFiles} tests/binary left out), scorer ${s.scorer}, ${s.ms.toFixed(0)} ms` +
-        (s.degraded.length ? `\nnote: ${s.degraded.join('; ')}` : ''),
+        (s.degraded.length ? `\nnote: ${describeDegradations(s.degraded)}` : ''),
     );
     return 0;
   },
