@@ -11,6 +11,17 @@ export interface Tensor {
   readonly type: DataType;
   readonly dims: readonly number[];
   readonly data: TensorData;
+  /**
+   * Every value equals this one: set by ConstantOfShape, kept by reshapes and by element-wise
+   * operators on such values. The exported models' line mask is one (a tensor of ones built from
+   * the input's shape): element-wise operators skip multiplying by it.
+   */
+  readonly uniform?: number;
+}
+
+/** The value every element of `t` has, when that is known without reading them all. */
+export function uniformOf(t: Tensor): number | undefined {
+  return t.uniform ?? (t.data.length === 1 ? t.data[0] : undefined);
 }
 
 /** ONNX TensorProto.DataType codes of the types above. */

@@ -320,3 +320,24 @@ describe('js executor: erf and the protobuf reader', () => {
     expect(ints).toEqual([1, 150]);
   });
 });
+
+describe('js executor: uniform values (the line mask)', () => {
+  it('multiplying by a tensor of ones returns the other operand; uniform operands give a uniform result', () => {
+    const [ones] = run('ConstantOfShape', [i64([1, 4, 1])], { value: tensor('float32', [1], Float32Array.of(1)) });
+    expect(ones.uniform).toBe(1);
+    const [mask] = run('Unsqueeze', [run('Squeeze', [ones, i64([2])])[0], i64([2])]);
+    expect(mask.uniform).toBe(1);
+    const x = f32([1, 4, 3]);
+    expect(run('Mul', [x, mask])[0]).toBe(x);
+    expect(run('Mul', [mask, x])[0]).toBe(x);
+    // The mask's penalty term: (m − 1) · 1e4 is all zeros, and adding it changes nothing.
+    const [zero] = run('Mul', [run('Sub', [mask, tensor('float32', [], Float32Array.of(1))])[0], tensor('float32', [], Float32Array.of(1e4))]);
+    expect(zero.uniform).toBe(0);
+    expect(Array.from(zero.data)).toEqual([0, 0, 0, 0]);
+    expect(run('Add', [x, zero])[0]).toBe(x);
+    // A broadcast that changes the shape still computes: [1,4,1] × [1] keeps [1,4,1], [1,4,1] + [3] is [1,4,3].
+    const [wide] = run('Add', [zero, f32([3], [1, 2, 3])]);
+    expect(wide.dims).toEqual([1, 4, 3]);
+    expect(Array.from(wide.data)).toEqual([1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3]);
+  });
+});

@@ -4,7 +4,7 @@
  */
 import type { OnnxNode } from '../onnx.js';
 import type { BufferPool } from '../pool.js';
-import { alloc, sizeOf, type Tensor, type TensorData, tensor } from '../tensor.js';
+import { alloc, sizeOf, type Tensor, type TensorData, tensor, uniformOf } from '../tensor.js';
 import { attr, isFloat, type Kernel, need, type OpSpec, requireType } from './op.js';
 
 /** The broadcast shape of two shapes (numpy rules), or null when they do not broadcast. */
@@ -114,6 +114,34 @@ function broadcastBinary(a: Tensor, b: Tensor, op: BinaryOp, pool: BufferPool): 
   return tensor(a.type, dims, out);
 }
 
+const sameDims = (x: readonly number[], y: readonly number[]) => x.length === y.length && x.every((d, i) => d === y[i]);
+
+/**
+ * A op B without the loop when an operand's values are all one known value (Tensor.uniform, or a
+ * single value): multiplying or dividing by one, adding or subtracting zero returns the other
+ * operand itself (when it has the output's shape), and two uniform operands give a uniform result
+ * (one fill). Null: compute it.
+ */
+function uniformBinary(a: Tensor, b: Tensor, op: BinaryOp, pool: BufferPool): Tensor | null {
+  const ua = uniformOf(a),
+    ub = uniformOf(b);
+  if (ua === undefined && ub === undefined) return null;
+  const dims = broadcastShape(a.dims, b.dims);
+  if (!dims) return null; // broadcastBinary says why
+  if (ua !== undefined && ub !== undefined) {
+    const v = op === ADD ? ua + ub : op === SUB ? ua - ub : op === MUL ? ua * ub : op === DIV ? ua / ub : Math.trunc(ua / ub);
+    const value = a.type === 'float32' ? Math.fround(v) : v;
+    const n = sizeOf(dims);
+    const out = a.type === 'float32' ? pool.take(n) : alloc(a.type, n);
+    return { ...tensor(a.type, dims, out.fill(value)), uniform: value };
+  }
+  const bIsIdentity = ub !== undefined && (((op === MUL || op === DIV || op === INT_DIV) && ub === 1) || ((op === ADD || op === SUB) && ub === 0));
+  if (bIsIdentity && sameDims(dims, a.dims)) return a;
+  const aIsIdentity = (op === MUL && ua === 1) || (op === ADD && ua === 0);
+  if (aIsIdentity && sameDims(dims, b.dims)) return b;
+  return null;
+}
+
 function binary(op: BinaryOp): OpSpec {
   return {
     attributes: {},
@@ -126,7 +154,8 @@ function binary(op: BinaryOp): OpSpec {
           b = need(inputs, 1, node);
         requireType(a, ['float32', 'int64', 'int32'], node, 'input A');
         if (a.type !== b.type) throw new Error(`${node.opType} node "${node.name}": inputs are ${a.type} and ${b.type}`);
-        return [broadcastBinary(a, b, op === DIV && a.type !== 'float32' ? INT_DIV : op, pool)];
+        const kind = op === DIV && a.type !== 'float32' ? INT_DIV : op;
+        return [uniformBinary(a, b, kind, pool) ?? broadcastBinary(a, b, kind, pool)];
       },
   };
 }

@@ -71,7 +71,7 @@ const constantOfShape: OpSpec = {
     const fill = value ? value.data[0] : 0;
     return (inputs) => {
       const dims = ints(need(inputs, 0, node));
-      return [tensor(type, dims, alloc(type, sizeOf(dims)).fill(fill))];
+      return [{ ...tensor(type, dims, alloc(type, sizeOf(dims)).fill(fill)), uniform: fill }];
     };
   },
 };
@@ -109,7 +109,7 @@ const gather: OpSpec = {
 };
 
 /** The same values under other dims (no copy). */
-const reshaped = (t: Tensor, dims: number[]): Tensor => tensor(t.type, dims, t.data);
+const reshaped = (t: Tensor, dims: number[]): Tensor => ({ ...tensor(t.type, dims, t.data), uniform: t.uniform });
 
 const unsqueeze: OpSpec = {
   attributes: {},
