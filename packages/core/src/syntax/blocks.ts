@@ -22,14 +22,11 @@ export abstract class BlockAnalysis extends AnalysisState {
     const t = this.t;
     let b = n.childForFieldName('body');
     const nt = typeOf(n);
-    if (!b && this.lang === 'go' && nt === 'type_declaration') {
-      const spec = n.namedChildren.find((k) => k !== null && typeOf(k) === 'type_spec');
-      const ty = spec?.childForFieldName('type');
-      const tyt = ty ? typeOf(ty) : '';
-      if (tyt === 'struct_type') b = ty!.namedChildren.find((k) => k !== null && typeOf(k) === 'field_declaration_list') ?? null;
-      else if (tyt === 'interface_type') b = ty!;
+    if (!b && t.defBody) {
+      const d = t.defBody(n);
+      if (d === null) return null;
+      if (d) b = d;
     }
-    if (!b && (this.lang === 'c' || this.lang === 'cpp') && nt === 'function_definition') return null;
     if (!b && nt === 'accessor_declaration') return null;
     if (!b) {
       for (const k of n.namedChildren)

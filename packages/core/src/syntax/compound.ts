@@ -121,28 +121,17 @@ export abstract class CompoundAnalysis extends BlockAnalysis {
     this.setKind(row, LineKind.Clause, ctx);
     const t = this.t;
     let body: Node | null = c.childForFieldName('consequence') ?? null;
-    if (!body && this.lang === 'ruby') body = c.childForFieldName('body');
-    if (!body && this.lang === 'rust') {
-      const v = c.childForFieldName('value');
-      if (v && t.blocks.has(typeOf(v))) body = v;
-      else {
+    // The grammar's own shape of a case body (grammars.ts: Rust arms, Java rules, Ruby when/else).
+    if (!body && t.caseBody) {
+      const own = t.caseBody(c, (n) => t.blocks.has(typeOf(n)));
+      if (own === 'whole') {
         const e = eRow(c);
         this.claim(row, e, ctx);
         this.addSpan(row, e);
         return;
       }
+      if (own) body = own;
     }
-    const ct = typeOf(c);
-    if (!body && this.lang === 'java' && ct === 'switch_rule') {
-      const b = c.lastNamedChild;
-      if (b && t.blocks.has(typeOf(b))) body = b;
-      else {
-        this.claim(row, eRow(c), ctx);
-        this.addSpan(row, eRow(c));
-        return;
-      }
-    }
-    if (!body && this.lang === 'ruby' && ct === 'else') body = c;
     if (body) {
       this.openSegment({ row, node: c, body }, ctx, LineKind.Clause, -1, -1, row);
       return;

@@ -4,6 +4,8 @@
  */
 import { CtxpruneError } from '../errors.js';
 import { own } from '../util/own.js';
+import type { Node } from 'web-tree-sitter';
+import { typeOf } from './nodecache.js';
 import type { LanguageId } from './types.js';
 
 export interface GrammarTable {
@@ -37,6 +39,27 @@ export interface GrammarTable {
   decoratorLine: RegExp | null;
   /** Blocks close with the keyword `end`. */
   endKeyword: boolean;
+  /**
+   * The body of a definition node that has no `body` field, where the grammar puts it elsewhere:
+   * a node, null for none (a prototype), undefined for the generic search (a child block).
+   */
+  defBody?: (n: Node) => Node | null | undefined;
+  /**
+   * The body of a case label that has no `consequence` field: a node, 'whole' (the label and its
+   * statements are one unit), or undefined (its statements follow the label's ':').
+   */
+  caseBody?: (c: Node, isBlock: (n: Node) => boolean) => Node | 'whole' | undefined;
+}
+
+/** Go: a type declaration's struct field list, or its interface type. */
+function goTypeBody(n: Node): Node | undefined {
+  if (typeOf(n) !== 'type_declaration') return undefined;
+  const spec = n.namedChildren.find((k) => k !== null && typeOf(k) === 'type_spec');
+  const ty = spec?.childForFieldName('type');
+  const tyt = ty ? typeOf(ty) : '';
+  if (tyt === 'struct_type') return ty!.namedChildren.find((k) => k !== null && typeOf(k) === 'field_declaration_list') ?? undefined;
+  if (tyt === 'interface_type') return ty!;
+  return undefined;
 }
 
 const S = (...xs: string[]) => new Set(xs);
@@ -122,6 +145,8 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     varDecls: S('var_declaration', 'const_declaration'),
     decoratorLine: null,
     endKeyword: false,
+    // A type declaration's body: its struct's field list, or its interface.
+    defBody: goTypeBody,
   },
   rust: {
     comments: S('line_comment', 'block_comment'),
@@ -149,6 +174,11 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     varDecls: S('const_item', 'static_item', 'type_item'),
     decoratorLine: /^#!?\[/,
     endKeyword: false,
+    // A match arm: its block value, else the arm as a whole.
+    caseBody: (c, isBlock) => {
+      const v = c.childForFieldName('value');
+      return v && isBlock(v) ? v : 'whole';
+    },
   },
   java: {
     comments: S('line_comment', 'block_comment'),
@@ -188,6 +218,12 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     varDecls: S('field_declaration', 'constant_declaration'),
     decoratorLine: /^@(?!interface\b)/,
     endKeyword: false,
+    // A `case X ->` rule: its block, else the rule as a whole.
+    caseBody: (c, isBlock) => {
+      if (typeOf(c) !== 'switch_rule') return undefined;
+      const b = c.lastNamedChild;
+      return b && isBlock(b) ? b : 'whole';
+    },
   },
   c: {
     comments: S('comment'),
@@ -205,6 +241,8 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     varDecls: S('declaration', 'preproc_def', 'preproc_function_def', 'type_definition', 'field_declaration'),
     decoratorLine: /^\[\[/,
     endKeyword: false,
+    // A function_definition without a body field is a prototype: no body.
+    defBody: (n) => (typeOf(n) === 'function_definition' ? null : undefined),
   },
   cpp: {
     comments: S('comment'),
@@ -231,6 +269,7 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     varDecls: S('declaration', 'preproc_def', 'preproc_function_def', 'type_definition', 'field_declaration', 'alias_declaration'),
     decoratorLine: /^\[\[/,
     endKeyword: false,
+    defBody: (n) => (typeOf(n) === 'function_definition' ? null : undefined),
   },
   csharp: {
     comments: S('comment'),
@@ -304,6 +343,8 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     varDecls: S('assignment'),
     decoratorLine: null,
     endKeyword: true,
+    // `when` holds its statements in `body`; a case's `else` is its own body.
+    caseBody: (c) => c.childForFieldName('body') ?? (typeOf(c) === 'else' ? c : undefined),
   },
   php: {
     comments: S('comment'),
