@@ -49,6 +49,18 @@ export interface GrammarTable {
    * statements are one unit), or undefined (its statements follow the label's ':').
    */
   caseBody?: (c: Node, isBlock: (n: Node) => boolean) => Node | 'whole' | undefined;
+  /**
+   * Text that each `inner` node type cannot lack: the keyword or delimiter token every such node
+   * (and every body block it opens) holds. A statement without ERROR / MISSING nodes whose text
+   * has none of these has no such descendant (or only a single-line keyword token of that name,
+   * which inner.ts skips), so its search can be skipped; none: always search. A method's token is
+   * the `) {` (or, in TypeScript, `):` before a return type) after its parameters: a method with
+   * its brace on the next line is not searched for and stays part of its statement, whose bracket
+   * nesting still holds it.
+   */
+  innerTokens?: RegExp;
+  /** A statement line that is an import although its node is not one (`const x = require(…)`, Ruby's `require`, PHP's `include`). */
+  importLine?: RegExp;
 }
 
 /** Go: a type declaration's struct field list, or its interface type. */
@@ -65,6 +77,8 @@ function goTypeBody(n: Node): Node | undefined {
 const S = (...xs: string[]) => new Set(xs);
 
 const jsBase = (): GrammarTable => ({
+  innerTokens: /=>|function|class|\)\s*[{:]/,
+  importLine: /^\s*(const|let|var)\s+[^=]+=\s*require\s*\(/,
   comments: S('comment', 'html_comment'),
   imports: S('import_statement', 'import_alias'),
   decorators: S('decorator'),
@@ -128,8 +142,9 @@ const TABLES: Record<LanguageId, GrammarTable> = {
   },
   typescript: jsBase(),
   tsx: jsBase(),
-  javascript: jsBase(),
+  javascript: { ...jsBase(), innerTokens: /=>|function|class|\)\s*\{/ },
   go: {
+    innerTokens: /func/,
     comments: S('comment'),
     imports: S('import_declaration', 'package_clause'),
     decorators: S(),
@@ -149,6 +164,7 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     defBody: goTypeBody,
   },
   rust: {
+    innerTokens: /\{/,
     comments: S('line_comment', 'block_comment'),
     imports: S('use_declaration', 'extern_crate_declaration'),
     decorators: S('attribute_item', 'inner_attribute_item'),
@@ -181,6 +197,7 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     },
   },
   java: {
+    innerTokens: /->|\{|switch/,
     comments: S('line_comment', 'block_comment'),
     imports: S('import_declaration', 'package_declaration', 'module_declaration'),
     decorators: S(),
@@ -226,6 +243,7 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     },
   },
   c: {
+    innerTokens: /\{/,
     comments: S('comment'),
     imports: S('preproc_include'),
     decorators: S(),
@@ -245,6 +263,7 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     defBody: (n) => (typeOf(n) === 'function_definition' ? null : undefined),
   },
   cpp: {
+    innerTokens: /\{/,
     comments: S('comment'),
     imports: S('preproc_include', 'using_declaration', 'alias_declaration', 'import_declaration'),
     decorators: S(),
@@ -272,6 +291,7 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     defBody: (n) => (typeOf(n) === 'function_definition' ? null : undefined),
   },
   csharp: {
+    innerTokens: /=>|delegate/,
     comments: S('comment'),
     imports: S('using_directive', 'extern_alias_directive', 'file_scoped_namespace_declaration'),
     decorators: S(),
@@ -328,6 +348,8 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     endKeyword: false,
   },
   ruby: {
+    innerTokens: /do|\{|->|if|unless|case|begin|while/,
+    importLine: /^\s*(require|require_relative|load|autoload)\b/,
     comments: S('comment'),
     imports: S(),
     decorators: S(),
@@ -347,6 +369,8 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     caseBody: (c) => c.childForFieldName('body') ?? (typeOf(c) === 'else' ? c : undefined),
   },
   php: {
+    innerTokens: /function|match/i,
+    importLine: /^\s*(require|include)(_once)?\b/,
     comments: S('comment'),
     imports: S('namespace_use_declaration', 'include_expression', 'require_expression', 'include_once_expression', 'require_once_expression'),
     decorators: S('attribute_list'),

@@ -8,33 +8,11 @@ import type { Node } from 'web-tree-sitter';
 import type { LanguageId } from './types.js';
 import type { GrammarTable } from './grammars.js';
 
-/**
- * Text that each `inner` node type (grammars.ts) cannot lack: the keyword or delimiter token
- * every such node (and every body block it opens) holds. A statement without ERROR / MISSING
- * nodes whose text has none of these has no such descendant (or only a single-line keyword
- * token of that name, which simple() skips), so its `descendantsOfType` search can be skipped.
- * A method's token is the `) {` (or, in TypeScript, `):` before a return type) after its
- * parameters: a method with its brace on the next line is not searched for and stays part of
- * its statement, whose bracket nesting still holds it.
- */
-const INNER_TOKENS: Record<LanguageId, RegExp | null> = {
-  python: null,
-  typescript: /=>|function|class|\)\s*[{:]/,
-  tsx: /=>|function|class|\)\s*[{:]/,
-  javascript: /=>|function|class|\)\s*\{/,
-  go: /func/,
-  rust: /\{/,
-  java: /->|\{|switch/,
-  c: /\{/,
-  cpp: /\{/,
-  csharp: /=>|delegate/,
-  ruby: /do|\{|->|if|unless|case|begin|while/,
-  php: /function|match/i,
-};
-
 export class InnerSearch {
   /** The grammar's `inner` node types. */
   readonly types: string[];
+  /** The grammar's `innerTokens` (grammars.ts): text an `inner` node cannot lack. */
+  private readonly tokens: RegExp | undefined;
   /** Statements being segmented (statements.ts), each with its search. */
   readonly scope: { start: number; end: number; list: Node[] }[] = [];
 
@@ -43,11 +21,12 @@ export class InnerSearch {
     table: GrammarTable,
   ) {
     this.types = [...table.inner];
+    this.tokens = table.innerTokens;
   }
 
-  /** Whether a multi-line statement may hold an `inner` node (see INNER_TOKENS). */
+  /** Whether a multi-line statement may hold an `inner` node (grammars.ts: innerTokens). */
   private mayHold(c: Node): boolean {
-    const re = INNER_TOKENS[this.lang];
+    const re = this.tokens;
     return !re || re.test(c.text) || c.hasError;
   }
 

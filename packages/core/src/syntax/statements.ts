@@ -13,14 +13,6 @@ import { eRow, sRow, type Ctx } from './analysis.js';
 import { CompoundAnalysis } from './compound.js';
 import { InnerSearch } from './inner.js';
 
-const IMPORT_LINE: Partial<Record<LanguageId, RegExp>> = {
-  javascript: /^\s*(const|let|var)\s+[^=]+=\s*require\s*\(/,
-  typescript: /^\s*(const|let|var)\s+[^=]+=\s*require\s*\(/,
-  tsx: /^\s*(const|let|var)\s+[^=]+=\s*require\s*\(/,
-  ruby: /^\s*(require|require_relative|load|autoload)\b/,
-  php: /^\s*(require|include)(_once)?\b/,
-};
-
 export class Analyzer extends CompoundAnalysis {
   readonly inner: InnerSearch;
 
@@ -171,7 +163,7 @@ export class Analyzer extends CompoundAnalysis {
     const e = eRow(c);
     const s0 = spanStart >= 0 ? Math.min(spanStart, s) : s;
     const text0 = this.lines[s] ?? '';
-    const importRe = IMPORT_LINE[this.lang];
+    const importRe = this.t.importLine;
     let k = kind;
     if (!k && importRe && importRe.test(text0) && s === c.startPosition.row) k = LineKind.Import;
     if (!ctx.inFn && (this.t.varDecls.has(typeOf(c)) || k === LineKind.Import) && !this.definedNames.has(s)) {
