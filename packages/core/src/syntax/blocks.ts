@@ -61,7 +61,7 @@ export abstract class BlockAnalysis extends AnalysisState {
     const sp = body.startPosition;
     const ch = (this.lines[sp.row] ?? '')[sp.column];
     if (ch === '{') return Math.max(headerRow, sp.row);
-    if (this.lang !== 'python' && this.lang !== 'ruby' && ch !== undefined && sp.row > headerRow) {
+    if (!this.t.bracelessBlocks && ch !== undefined && sp.row > headerRow) {
       // Allman braces are caught above; a body starting on a later line without '{' (brace-less body).
       const prevLine = stripCr(this.lines[sp.row - 1] ?? '').trimEnd();
       if (!prevLine.endsWith('{')) return Math.max(headerRow, sp.row - 1);

@@ -39,6 +39,10 @@ export interface GrammarTable {
   decoratorLine: RegExp | null;
   /** Blocks close with the keyword `end`. */
   endKeyword: boolean;
+  /** Blocks never open with a brace (Python's indentation, Ruby's `do`/`end`): a body on a later line is not a brace-less body. */
+  bracelessBlocks?: boolean;
+  /** `inner` node types that head a control block, not a definition (Ruby's `do … end` and `{ … }` blocks: an iteration, not a closure). */
+  innerControls?: Set<string>;
   /**
    * The body of a definition node that has no `body` field, where the grammar puts it elsewhere:
    * a node, null for none (a prototype), undefined for the generic search (a child block).
@@ -124,6 +128,7 @@ const jsBase = (): GrammarTable => ({
 
 const TABLES: Record<LanguageId, GrammarTable> = {
   python: {
+    bracelessBlocks: true,
     comments: S('comment'),
     imports: S('import_statement', 'import_from_statement', 'future_import_statement'),
     decorators: S('decorator'),
@@ -348,6 +353,8 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     endKeyword: false,
   },
   ruby: {
+    innerControls: S('do_block', 'block'),
+    bracelessBlocks: true,
     innerTokens: /do|\{|->|if|unless|case|begin|while/,
     importLine: /^\s*(require|require_relative|load|autoload)\b/,
     comments: S('comment'),

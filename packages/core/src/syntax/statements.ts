@@ -226,7 +226,7 @@ export class Analyzer extends CompoundAnalysis {
         closeRow = this.compound(x, ctx, spanS, cur);
       } else {
         const body = x.childForFieldName('body') ?? x;
-        const k = this.lang === 'ruby' && (xt === 'do_block' || xt === 'block') ? LineKind.ControlHeader : LineKind.DefHeader;
+        const k = this.t.innerControls?.has(xt) ? LineKind.ControlHeader : LineKind.DefHeader;
         let head = cur;
         if (sRow(x) > cur) {
           // A closure below the line where the statement (or the previous closure) ends heads
