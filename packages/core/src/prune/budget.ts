@@ -328,24 +328,52 @@ function* calibrateSteps(ctx: SelectionContext, budget: number, cache: Map<numbe
   const bound = 2 * maxAbs + 4 * maxT + Math.abs(ctx.fusedCrf.start[1]) + Math.abs(ctx.fusedCrf.end[1]) + 1;
   let lo = -bound,
     hi = bound;
-  const low = yield* selectSteps(ctx, lo, cache);
+  // The decode at each end of the bracket, before repair: where a bias decodes the same lines
+  // as an end, its selection is that end's (repair and gap filling depend on the decoded lines
+  // only), so it is not repaired and measured again. Emissions with few distinct values (a
+  // long run of blank lines) decode the same few sets at most biases.
+  let loDecoded = decodeAt(ctx, lo);
+  const low = yield* complete(ctx, loDecoded.keep.slice(), loDecoded.reason.slice(), lo, cache);
   yield;
   if (low.estimatedTokens > budget) return null;
   if (ctx.tuning?.viterbiStart === false) return yield* packSteps(ctx, low, budget, cache);
   let best = low;
-  const high = yield* selectSteps(ctx, hi, cache);
+  let hiDecoded = decodeAt(ctx, hi);
+  const high = yield* complete(ctx, hiDecoded.keep.slice(), hiDecoded.reason.slice(), hi, cache);
   yield;
   if (high.estimatedTokens <= budget) return high;
   for (let iter = 0; iter < 36 && hi - lo > 1e-4; iter++) {
     const mid = (lo + hi) / 2;
-    const s = yield* selectSteps(ctx, mid, cache);
+    const decoded = decodeAt(ctx, mid);
+    yield;
+    if (sameLines(decoded.keep, loDecoded.keep)) {
+      best = { ...best, bias: mid };
+      lo = mid;
+      continue;
+    }
+    if (sameLines(decoded.keep, hiDecoded.keep)) {
+      hi = mid;
+      continue;
+    }
+    const s = yield* complete(ctx, decoded.keep.slice(), decoded.reason.slice(), mid, cache);
     yield;
     if (s.estimatedTokens <= budget) {
       best = s;
       lo = mid;
-    } else hi = mid;
+      loDecoded = decoded;
+    } else {
+      hi = mid;
+      hiDecoded = decoded;
+    }
   }
   return yield* packSteps(ctx, best, budget, cache);
+}
+
+/** Whether two keep masks are equal. */
+function sameLines(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let t = 0; t < a.length; t++) if (a[t] !== b[t]) return false;
+  return true;
 }
 
 export interface Fitted {
