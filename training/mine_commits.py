@@ -17,7 +17,8 @@ import re
 import subprocess
 import sys
 
-from repos import PINNED, REPOS, FORBIDDEN
+from repos import FORBIDDEN, HISTORY_LIMIT, PINNED, REPOS
+import validation  # noqa: F401 (its asserts: no training repository is a validation repository)
 
 SRC_EXT = {'.py': 'python', '.ts': 'typescript', '.tsx': 'typescript', '.js': 'javascript',
            '.mjs': 'javascript', '.cjs': 'javascript'}
@@ -66,17 +67,42 @@ class Blobs:
         self.p.wait()
 
 
-def commits(git_dir: str, max_commits: int, rev: str = 'HEAD'):
-    """Yield (sha, parents, message, [(add, del, path)]) from `rev` back."""
+def _records(git_dir: str, max_commits: int, rev: str):
+    """The log's records as they arrive (the caller stops reading when it has enough): a record is
+    yielded once the next one starts, the last one only when git exits cleanly."""
     p = subprocess.Popen(['git', '--git-dir', git_dir, 'log', '--no-merges', f'-n{max_commits}', '--no-renames',
                           '--format=%x01%H %P%x02%B%x03', '--numstat', rev], stdout=subprocess.PIPE)
-    buf = p.stdout.read().decode('utf-8', 'replace')
-    records = buf.split('\x01')[1:]
-    if p.wait() != 0:
-        # A snapshot may lack old objects: keep the history read before the gap (its last record may be cut).
-        records = records[:-1]
-        print(f'{git_dir}: history readable for {len(records)} commits from {rev[:10]}', file=sys.stderr)
-    for rec in records:
+    buf = b''
+    n = 0
+    started = False
+    try:
+        while True:
+            chunk = p.stdout.read1(1 << 16)
+            if not chunk:
+                break
+            parts = (buf + chunk).split(b'\x01')
+            buf = parts.pop()
+            for part in parts:
+                if started:
+                    n += 1
+                    yield part.decode('utf-8', 'replace')
+                started = True
+        if p.wait() == 0:
+            if started:
+                yield buf.decode('utf-8', 'replace')
+        else:
+            # A snapshot may lack old objects: keep the history read before the gap (its last record may be cut).
+            print(f'{git_dir}: history readable for {n} commits from {rev[:10]}', file=sys.stderr)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        p.stdout.close()
+
+
+def commits(git_dir: str, max_commits: int, rev: str = 'HEAD'):
+    """Yield (sha, parents, message, [(add, del, path)]) from `rev` back."""
+    for rec in _records(git_dir, max_commits, rev):
         head, _, rest = rec.partition('\x02')
         msg, _, stat = rest.partition('\x03')
         shas = head.split()
@@ -177,7 +203,8 @@ def main():
     stats = {}
     for repo in (args.repos or [r for r, _ in REPOS]):
         assert repo.lower() not in FORBIDDEN, repo
-        scanned, kept = mine_repo(repo, args.mirror, out_dir, args.per_repo, args.max_commits)
+        limit = min(args.max_commits, HISTORY_LIMIT.get(repo, args.max_commits))
+        scanned, kept = mine_repo(repo, args.mirror, out_dir, args.per_repo, limit)
         stats[repo] = {'scanned': scanned, 'examples': kept}
         print(f'{repo}: scanned {scanned} commits, kept {kept} examples', file=sys.stderr, flush=True)
     with open(os.path.join(args.out, 'mine_stats.json'), 'w') as f:

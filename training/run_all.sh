@@ -4,7 +4,9 @@
 # Needs: the mirrors of training/repos.py fetched under $MIRROR (the library's `fetch`; mining reads
 # each at its pinned revision, repos.PINNED), the Python dependencies of training/requirements.txt
 # (Debian's python3-torch python3-onnx python3-numpy libopenblas0-pthread), Node 20, and `npm ci` done.
-#   bash training/run_all.sh            (WORK=/work/ctxprune-train STEPS=1721 RANK_STEPS=601 SEED=7 FEATURES=1)
+#   bash training/run_all.sh            (WORK=/work/ctxprune-train STEPS=1721 RANK_STEPS=601 SEED=7 FEATURES=1 DATA=v1)
+# DATA=v1 mines the 20 repositories the shipped model was trained on (repos.V1_REPOS); DATA=all every
+# repository of training/repos.py (73, issue #18; manifests training/manifest*.tsv).
 # Training runs a fixed number of steps (not minutes), so the same seed gives the same model on a
 # busy machine; on this 2-core machine the two runs take about 13 + 5 minutes when it is idle.
 set -euo pipefail
@@ -14,7 +16,13 @@ MIRROR=${MIRROR:-/work/.mirror}
 STEPS=${STEPS:-1721}
 RANK_STEPS=${RANK_STEPS:-601}
 SEED=${SEED:-7}
+DATA=${DATA:-v1}
 PY=/usr/bin/python3
+case "$DATA" in
+  v1) mapfile -t ONLY < <(cd training && $PY -c 'from repos import V1_REPOS; print(*V1_REPOS, sep="\n")'); ONLY=(--repos "${ONLY[@]}") ;;
+  all) ONLY=() ;;
+  *) echo "DATA is v1 or all" >&2; exit 2 ;;
+esac
 mkdir -p "$WORK"
 # The pinned Python dependencies (training/requirements.txt): another version may not reproduce the model.
 $PY - <<'PYEOF'
@@ -25,9 +33,10 @@ off = [f'{k} {got[k]} (pinned {v})' for k, v in want.items() if not got[k].start
 if off: print('warning: dependencies differ from training/requirements.txt: ' + ', '.join(off), file=sys.stderr)
 PYEOF
 npm run build -w @ctxprune/core
-$PY training/mine_commits.py --mirror "$MIRROR" --out "$WORK" --per-repo 900
-$PY training/mine_docs.py --mirror "$MIRROR" --out "$WORK"
+$PY training/mine_commits.py --mirror "$MIRROR" --out "$WORK" --per-repo 900 "${ONLY[@]}"
+$PY training/mine_docs.py --mirror "$MIRROR" --out "$WORK" "${ONLY[@]}"
 $PY training/mine_docs.py --mirror "$MIRROR" --out "$WORK" --split val   # held-out check only
+[ "$DATA" = all ] && $PY training/write_manifest.py --work "$WORK" --check   # the same examples as the committed manifests
 $PY training/make_val_cases.py --work "$WORK"
 # FEATURES=2: word vectors learned without labels (co-occurrence counts -> PPMI + SVD -> WORK/words)
 # feed feature version 2. The shipped model is version 1 (version 2 did not win on validation: MODEL_CARD.md).
@@ -39,8 +48,12 @@ if [ "$FEATURES" -ge 2 ]; then
   FV+=(--words "$WORK/words")
 fi
 rm -rf "$WORK/dataset"
-for i in 0 1 2; do node training/build_dataset.mjs --work "$WORK" --shard $i/3 "${FV[@]}" & done
-node training/build_dataset.mjs --work "$WORK" --input docs "${FV[@]}" &
+# Three commit shards and one of descriptions, two processes at a time (2 cores). The analyzer's timeout
+# is for a hang (none known): on a loaded machine 4 s fired on ordinary files, which then get
+# indentation-only structure (other features), so it is set far out.
+FV+=(--analyze-timeout 600000)
+(node training/build_dataset.mjs --work "$WORK" --shard 0/3 "${FV[@]}" && node training/build_dataset.mjs --work "$WORK" --shard 2/3 "${FV[@]}") &
+(node training/build_dataset.mjs --work "$WORK" --shard 1/3 "${FV[@]}" && node training/build_dataset.mjs --work "$WORK" --input docs "${FV[@]}") &
 wait
 node training/build_dataset.mjs --fixture packages/core/test/features/fixtures "${FV[@]}"
 OMP_NUM_THREADS=1 $PY training/train.py --work "$WORK" --steps "$STEPS" --seed "$SEED"

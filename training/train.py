@@ -23,24 +23,29 @@ COST_FEATURE = 'cost'
 
 
 def load(work):
+    """All shards of WORK/dataset in one array (read in place: peak memory is the dataset's size,
+    not twice it, which matters at tens of thousands of examples)."""
     root = os.path.join(work, 'dataset')
-    exs, Xs, Ys = [], [], []
+    shards = [os.path.join(root, s) for s in sorted(os.listdir(root))]
+    metas = [json.load(open(os.path.join(d, 'meta.json'))) for d in shards]
+    F = metas[0]['features']
+    assert all(m['features'] == F for m in metas), 'shards with different feature counts'
+    rows = [os.path.getsize(os.path.join(d, 'features.f32')) // (4 * F) for d in shards]
+    X = np.empty((sum(rows), F), dtype=np.float32)
+    Y = np.empty((sum(rows), 3), dtype=np.uint8)
+    exs = []
     base = 0
-    meta = None
-    for shard in sorted(os.listdir(root)):
-        d = os.path.join(root, shard)
-        meta = json.load(open(os.path.join(d, 'meta.json')))
-        F = meta['features']
-        X = np.fromfile(os.path.join(d, 'features.f32'), dtype=np.float32).reshape(-1, F)
-        Y = np.fromfile(os.path.join(d, 'labels.u8'), dtype=np.uint8).reshape(-1, 3)
+    for d, n in zip(shards, rows):
+        for name, arr in (('features.f32', X), ('labels.u8', Y)):
+            with open(os.path.join(d, name), 'rb') as f:
+                part = arr[base:base + n]
+                assert f.readinto(memoryview(part).cast('B')) == part.nbytes and not f.read(1), f'{d}/{name}: size'
         for line in open(os.path.join(d, 'index.jsonl')):
             e = json.loads(line)
             e['offset'] += base
             exs.append(e)
-        base += X.shape[0]
-        Xs.append(X)
-        Ys.append(Y)
-    return exs, np.concatenate(Xs), np.concatenate(Ys), meta
+        base += n
+    return exs, X, Y, metas[-1]
 
 
 def batches(exs, rng, max_lines, batch_size):
