@@ -88,12 +88,7 @@ export interface RubricMarginals {
   fused: Float64Array;
 }
 
-/** Each CRF's marginals: one forward–backward pass over every line each, `pause` awaited between passes. */
-export async function rubricMarginals(r: RubricEmissions, fused: Float64Array, keepBias = 0, pause?: () => Promise<void>): Promise<RubricMarginals> {
-  const heads: Float64Array[] = [];
-  for (let k = 0; k < r.heads.length; k++) {
-    heads.push(marginals(r.heads[k], r.headCrfs[k]).keep);
-    await pause?.();
-  }
-  return { heads, fused: marginals(fused, r.fusedCrf, keepBias).keep };
+/** Each CRF's marginals: one forward–backward pass over every line each. */
+export function rubricMarginals(r: RubricEmissions, fused: Float64Array, keepBias = 0): RubricMarginals {
+  return { heads: r.heads.map((E, k) => marginals(E, r.headCrfs[k]).keep), fused: marginals(fused, r.fusedCrf, keepBias).keep };
 }

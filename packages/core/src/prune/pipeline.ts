@@ -239,7 +239,6 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   await cp.pause();
   const originalTokens = measured.total;
   const budget = resolveBudget(options, originalTokens);
-  const K = rubrics.heads.length;
   const evidenceLed = leadingRubric(rubrics);
   // An import is evidence only when the query names what it imports (else a dependency).
   const unnamed = unnamedImports(st, lines, query);
@@ -316,31 +315,18 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
 
   await cp.pause();
   const tRender = performance.now();
-  const margins = await rubricMarginals(rubrics, fused, Number.isFinite(selection.bias) ? selection.bias : 0, cp.pause);
-  await cp.pause();
   // The empty string after a final newline is no line: not counted, numbered or reported.
   const total = lineCount(lines);
-  const lineInfos = new Array<LineInfo>(total);
   const keptLines: number[] = [];
   for (let t = 0; t < total; t++) {
     if (t % STEP_LINES === STEP_LINES - 1) await cp.pause();
-    const kept = keep[t] === 1;
-    if (kept) keptLines.push(t + 1);
-    lineInfos[t] = {
-      line: t + 1,
-      kept,
-      reason: kept ? REASON_NAMES[selection.reason[t] || Reason.Repair] : null,
-      semantic: margins.heads[0][t],
-      dependency: margins.heads[1]?.[t] ?? 0,
-      gate: rubrics.gate[K * t],
-      keep: margins.fused[t],
-    };
+    if (keep[t] === 1) keptLines.push(t + 1);
   }
   const tEnd = performance.now();
-  return {
+  const result: PruneResult = {
     text: crOnly ? textOut.replaceAll('\n', '\r') : textOut,
     keptLines,
-    lines: lineInfos,
+    lines: [],
     stats: {
       originalTokens,
       outputTokens: outTokens,
@@ -364,4 +350,50 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
       degraded,
     },
   };
+  const bias = Number.isFinite(selection.bias) ? selection.bias : 0;
+  lazyLines(result, () => explainLines(rubrics, fused, bias, keep, selection.reason, total));
+  return result;
+}
+
+/**
+ * Each line's scores and why it was kept (PruneResult.lines). Three forward–backward passes and
+ * an object a line: ~1 s of CPU on a million lines, so computed when `lines` is first read.
+ */
+function explainLines(rubrics: RubricEmissions, fused: Float64Array, bias: number, keep: Uint8Array, reason: Uint8Array, total: number): LineInfo[] {
+  const K = rubrics.heads.length;
+  const margins = rubricMarginals(rubrics, fused, bias);
+  const out = new Array<LineInfo>(total);
+  for (let t = 0; t < total; t++) {
+    const kept = keep[t] === 1;
+    out[t] = {
+      line: t + 1,
+      kept,
+      reason: kept ? REASON_NAMES[reason[t] || Reason.Repair] : null,
+      semantic: margins.heads[0][t],
+      dependency: margins.heads[1]?.[t] ?? 0,
+      gate: rubrics.gate[K * t],
+      keep: margins.fused[t],
+    };
+  }
+  return out;
+}
+
+/**
+ * `result.lines` as a property computed on its first read (then an ordinary data property, in
+ * the same place among the keys): JSON.stringify, spreads and structured clones read it like any
+ * other; a caller that never reads it does not pay for it.
+ */
+function lazyLines(result: PruneResult, build: () => LineInfo[]): void {
+  let make: (() => LineInfo[]) | null = build;
+  const settle = (value: LineInfo[]) => {
+    make = null;
+    Object.defineProperty(result, 'lines', { value, writable: true, enumerable: true, configurable: true });
+    return value;
+  };
+  Object.defineProperty(result, 'lines', {
+    enumerable: true,
+    configurable: true,
+    get: () => settle(make ? make() : []),
+    set: (value: LineInfo[]) => settle(value),
+  });
 }

@@ -95,7 +95,8 @@ export interface PruneStats {
   ms: number;
   /**
    * ms per stage: syntax (grammar load + parse + structure), score (rubric emissions),
-   * select (calibrated decode, repair, render, output parse check), explain (marginals).
+   * select (calibrated decode, repair, render, output parse check), explain (the kept line numbers;
+   * `lines`, with the marginals, is computed when it is first read).
    */
   timings: { syntax: number; score: number; select: number; explain: number };
   /** The scorer that ran: 'lexical' or 'neural' (or a custom scorer's name). */
@@ -121,6 +122,10 @@ export interface PruneResult {
   text: string;
   /** 1-based original line numbers of the kept lines, ascending. */
   keptLines: number[];
+  /**
+   * Per line: scores and why it was kept. Computed on its first read (three forward–backward
+   * passes and an object a line, ~1 s of CPU on a million lines), then a plain property.
+   */
   lines: LineInfo[];
   stats: PruneStats;
 }

@@ -283,3 +283,23 @@ describe('bad input', () => {
     expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);
   });
 });
+
+describe('result.lines', () => {
+  it('is computed on its first read, then a plain property in its place among the keys', async () => {
+    const r = await prune(sample('rate_limiter.py'), { query: 'retry after', ratio: 4, fileName: 'a.py', tokenCounter: counter });
+    expect(typeof Object.getOwnPropertyDescriptor(r, 'lines')?.get).toBe('function');
+    expect(Object.keys(r)).toEqual(['text', 'keptLines', 'lines', 'stats']);
+    const lines = r.lines;
+    expect(Object.getOwnPropertyDescriptor(r, 'lines')).toMatchObject({ value: lines, writable: true, enumerable: true });
+    expect(r.lines).toBe(lines);
+    expect(lines).toHaveLength(r.stats.totalLines);
+    expect(lines.filter((l) => l.kept).map((l) => l.line)).toEqual(r.keptLines);
+    for (const l of lines) for (const p of [l.semantic, l.dependency, l.gate, l.keep]) expect(p >= 0 && p <= 1).toBe(true);
+    expect(JSON.parse(JSON.stringify(r)).lines).toEqual(lines);
+    // Assignable like any property, read or not.
+    const other = await prune(sample('rate_limiter.py'), { query: 'retry after', ratio: 4, fileName: 'a.py', tokenCounter: counter });
+    other.lines = [];
+    expect(other.lines).toEqual([]);
+    expect({ ...other }.lines).toEqual([]);
+  });
+});
