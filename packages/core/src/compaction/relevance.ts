@@ -6,6 +6,7 @@ import { degradation, type CompactionDegradation } from '../degradations.js';
 import { bm25Scores, buildBm25Index } from '../retrieval/bm25.js';
 import { termsOf } from '../text/identifiers.js';
 import { checkedScores, DEFAULT_HOOK_TIMEOUT_MS, withTimeout } from './hooks.js';
+import type { DocumentScoreFn } from '../locate/document-score.js';
 import type { RelevanceFn } from './types.js';
 
 export function lexicalRelevance(goal: string, texts: string[]): number[] {
@@ -35,6 +36,14 @@ export async function scoreRelevance(goal: string, texts: string[], custom?: Rel
   return normalizeScores(checkedScores(raw, texts.length));
 }
 
+/** (x − min) / (max − min); all-equal or non-finite input gives zeros. */
+export function minMax(raw: readonly number[]): number[] {
+  const xs = raw.map((x) => (Number.isFinite(x) ? x : 0));
+  const min = Math.min(...xs),
+    max = Math.max(...xs);
+  return max > min ? xs.map((x) => (x - min) / (max - min)) : xs.map(() => 0);
+}
+
 /** Weight of the whole message's relevance in each of its cuts' relevance. */
 const DOC_WEIGHT = 0.5;
 
@@ -42,8 +51,10 @@ const DOC_WEIGHT = 0.5;
  * Each unit's relevance to the goal: its own text's, blended with its whole message's (the goal's
  * file deserves more of its lines than a file that only shares a few words with it), normalised
  * over everything but the request itself (which would set the scale: it matches itself best) —
- * the request's cuts (`isQuery`) get 1. A failing relevance hook falls back to lexical BM25,
- * said in `degraded`; returns the backend that scored.
+ * the request's cuts (`isQuery`) get 1. The whole message's relevance is `documentScore`'s when
+ * given and no hook is (min-max over the messages: see evidence.ts), else the same BM25 / hook.
+ * A failing relevance hook falls back to lexical BM25, said in `degraded`; returns the backend
+ * that scored.
  */
 export async function rateUnits(
   goal: string,
@@ -53,6 +64,7 @@ export async function rateUnits(
   custom: RelevanceFn | undefined,
   timeoutMs: number,
   degraded: CompactionDegradation[],
+  documentScore?: DocumentScoreFn,
 ): Promise<'lexical-bm25' | 'custom'> {
   let backend: 'lexical-bm25' | 'custom' = custom ? 'custom' : 'lexical-bm25';
   const scored = units.filter((u) => !isQuery(u));
@@ -75,7 +87,9 @@ export async function rateUnits(
   }
   const msgs = [...new Set(scored.map((u) => u.msg))];
   const docRel = new Map<number, number>();
-  const docScores = await scoreRelevance(goal, msgs.map(docText), custom, timeoutMs).catch(() => msgs.map(() => 0));
+  const docScores = await (
+    documentScore && !custom ? documentScore(goal, msgs.map(docText)).then(minMax) : scoreRelevance(goal, msgs.map(docText), custom, timeoutMs)
+  ).catch(() => msgs.map(() => 0));
   msgs.forEach((i, k) => docRel.set(i, docScores[k]));
   scored.forEach((u, k) => {
     u.relevance = (1 - DOC_WEIGHT) * relevance[k] + DOC_WEIGHT * (docRel.get(u.msg) ?? 0);

@@ -6,6 +6,7 @@
 import { noteOnce, type CompactionDegradation } from '../degradations.js';
 import type { MigScore } from '../select/types.js';
 import { latestUserIndex, type ResolvedGoal } from './goal.js';
+import { documentEvidence } from './evidence.js';
 import { hookTimeout } from './hooks.js';
 import { offersOf, type Offer } from './offers.js';
 import { packUnits } from './packing.js';
@@ -63,7 +64,18 @@ export async function scored(
 
   const units = buildUnits(ctx, offers, owners, softSet, callOfResult, groupOf(messages, opt.groupBy, opt.turnWindow));
   const isQuery = (u: { msg: number }) => ctx.protectedBy[u.msg] === 'latest-user' && opt.strategy !== 'mig';
-  dump.relevanceBackend = await rateUnits(goal, units, (i) => messages[i].content, isQuery, options.relevance, hookTimeout(options.hookTimeoutMs), degraded);
+  // Whole messages by a line scorer's document score (evidence.ts); plain MIG has no goal.
+  const docScore = opt.strategy === 'mig' || options.relevance ? null : await documentEvidence(options.documentScorer);
+  dump.relevanceBackend = await rateUnits(
+    goal,
+    units,
+    (i) => messages[i].content,
+    isQuery,
+    options.relevance,
+    hookTimeout(options.hookTimeoutMs),
+    degraded,
+    docScore ?? undefined,
+  );
   // The protected messages' smallest cuts are given (context, paid up front); the rest compete.
   const given = units.filter((u) => softSet.has(u.msg) && u.level === 0);
   const givenIds = new Set(given.map((u) => u.id));

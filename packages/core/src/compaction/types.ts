@@ -77,6 +77,14 @@ export interface CompactOptions {
    * Messages are cut line by line with the goal as the query, the language from the tool call's path.
    */
   scorer?: PruneOptions['scorer'];
+  /**
+   * How relevant each message is as a whole to the goal (task_aware, task_aware_mig; the
+   * `relevance` hook wins over it), which decides which read gets the budget: 'bm25' (default),
+   * BM25 of the goal; or a line scorer's document score with the goal as the query — 'auto' (the
+   * model where it loads, else the lexical scorer), 'neural', 'lexical' or an instance. See
+   * evidence.ts for what the model's score changes on the validation transcripts.
+   */
+  documentScorer?: PruneOptions['scorer'] | 'bm25';
   /** Counts the budget. Default o200k_base. */
   tokenCounter?: TokenCounter;
   /**

@@ -114,6 +114,10 @@ export function validateOptions(options: unknown): ResolvedOptions {
   for (const fn of ['summarizeGoal', 'relevance'] as const) {
     if (o[fn] !== undefined && typeof o[fn] !== 'function') fail(`${fn} must be a function when given`);
   }
+  const ds = o.documentScorer;
+  if (ds !== undefined && typeof ds !== 'string' && (ds === null || typeof ds !== 'object' || typeof (ds as { score?: unknown }).score !== 'function')) {
+    fail('documentScorer must be a scorer name, "bm25" or an object with a score() method');
+  }
   if (o.tokenCounter !== undefined && (o.tokenCounter === null || typeof o.tokenCounter.count !== 'function')) {
     fail('tokenCounter must have a count(text) method');
   }

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { compact } from '../../src/compaction/compact.js';
+import { documentEvidence } from '../../src/compaction/evidence.js';
+import { minMax } from '../../src/compaction/relevance.js';
+import type { Message } from '../../src/compaction/types.js';
+import type { Scorer, ScorerOutput } from '../../src/scorers/types.js';
+import type { TokenCounter } from '../../src/text/tokens.js';
+
+const words: TokenCounter = { name: 'words', count: (t) => t.split(/\s+/).filter(Boolean).length };
+
+// Two reads of 30 words; the goal names the parser, so BM25 of the goal prefers t1.
+const messages: Message[] = [
+  { id: 'sys', role: 'system', content: 'You are a coding agent.' },
+  { id: 'u1', role: 'user', content: 'Please look at the repository layout.' },
+  { id: 'a1', role: 'assistant', content: 'Reading the parser.' },
+  {
+    id: 't1',
+    role: 'tool',
+    toolName: 'read_file',
+    content:
+      'def parseHeader(raw):\n    name, value = raw.split(":", 1)\n    header = Header(name.strip(), value.strip())\n    if not header.name: raise HeaderError("empty header name")\n    return the header parser result for the header value and its name',
+  },
+  { id: 'a2', role: 'assistant', content: 'Reading the renderer.' },
+  {
+    id: 't2',
+    role: 'tool',
+    toolName: 'read_file',
+    content:
+      'def renderTemplate(tpl, ctx):\n    html = tpl.render(ctx)\n    escaped = escapeHtml(html) if ctx.autoescape else html\n    layout = Layout(body=escaped, title=ctx.title, footer=ctx.footer)\n    return layout.page() and the rendered template page html markup output text now',
+  },
+  { id: 'u2', role: 'user', content: 'Fix the header parser bug in parseHeader' },
+  { id: 'a3', role: 'assistant', content: 'Running tests.' },
+  { id: 't3', role: 'tool', toolName: 'run_tests', content: 'FAILED test_header - AssertionError' },
+];
+
+/** A scorer whose document score is 0.9 for the renderer and 0.1 for everything else; it records the queries. */
+function renderLover(queries: string[]): Scorer {
+  return {
+    name: 'stub',
+    score: (input) => {
+      queries.push(input.query);
+      return { documentScore: input.lines.join('\n').includes('renderTemplate') ? 0.9 : 0.1 } as ScorerOutput;
+    },
+  };
+}
+
+const relevance = (r: Awaited<ReturnType<typeof compact>>) => Object.fromEntries(r.dump.blocks.map((b) => [b.messageId, b.relevance]));
+
+describe('compaction: which read gets the budget (documentScorer)', () => {
+  it("by default ('bm25') whole messages are rated by BM25 of the goal: the parser stays, the renderer goes", async () => {
+    const r = await compact(messages, { strategy: 'task_aware', tokens: 70, tokenCounter: words });
+    expect(relevance(r)).toMatchObject({ t1: 1, t2: 0 });
+    expect(r.evicted).toEqual(['t2']);
+  });
+
+  it("a scorer's document score (goal as the query, min-max over the messages) replaces BM25 for the whole message", async () => {
+    const queries: string[] = [];
+    const r = await compact(messages, { strategy: 'task_aware', tokens: 70, tokenCounter: words, documentScorer: renderLover(queries) });
+    // Each unit: half its own text's BM25, half its message's document score (renderer 1, the rest 0).
+    expect(relevance(r)).toMatchObject({ t1: 0.5, t2: 0.5 });
+    expect(queries.length).toBeGreaterThan(0);
+    expect(new Set(queries)).toEqual(new Set(['Fix the header parser bug in parseHeader']));
+    // A tie: recency breaks it, the renderer (newer) stays.
+    expect(r.evicted).toEqual(['t1']);
+  });
+
+  it('a relevance hook wins over the document scorer, and plain MIG (no goal) never asks it', async () => {
+    const queries: string[] = [];
+    await compact(messages, {
+      strategy: 'task_aware',
+      tokens: 70,
+      tokenCounter: words,
+      documentScorer: renderLover(queries),
+      relevance: async (_g, ts) => ts.map(() => 1),
+    });
+    await compact(messages, { strategy: 'mig', tokens: 70, tokenCounter: words, documentScorer: renderLover(queries) });
+    expect(queries).toEqual([]);
+  });
+
+  it("documentEvidence: 'bm25' and undefined give none, an unknown name falls back to none, an instance is used", async () => {
+    expect(await documentEvidence(undefined)).toBeNull();
+    expect(await documentEvidence('bm25')).toBeNull();
+    expect(await documentEvidence('no-such-scorer')).toBeNull();
+    const fn = await documentEvidence(renderLover([]));
+    expect(await fn!('goal', ['def renderTemplate(): pass', 'x = 1'])).toEqual([0.9, 0.1]);
+  });
+
+  it('minMax maps onto 0..1; equal or non-finite input gives zeros where it must', () => {
+    expect(minMax([0, 4, 1, 2])).toEqual([0, 1, 0.25, 0.5]);
+    expect(minMax([0.3, 0.3])).toEqual([0, 0]);
+    expect(minMax([NaN, 2])).toEqual([0, 1]);
+  });
+
+  it('documentScorer must be a name or a scorer', async () => {
+    await expect(compact(messages, { strategy: 'task_aware', tokens: 70, tokenCounter: words, documentScorer: 42 as never })).rejects.toThrow(
+      'documentScorer must be a scorer name, "bm25" or an object with a score() method',
+    );
+  });
+});
