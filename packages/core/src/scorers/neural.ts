@@ -6,8 +6,10 @@
  * takes the outputs of the chunk where it sits farthest from a chunk edge.
  */
 import { type CrfParams } from '../crf/chain.js';
+import { degradation } from '../degradations.js';
 import { CtxpruneError } from '../errors.js';
 import { FEATURE_SETS, FEATURE_VERSION, lineFeatureSteps } from '../features/lines.js';
+import { lineCount } from '../text/lines.js';
 import { runStepsAsync } from '../util/steps.js';
 import { type Backend, type ModelSource, runtimeConfig } from '../runtime/config.js';
 import { enclosingDefinition, LexicalScorer } from './lexical.js';
@@ -39,7 +41,22 @@ export interface NeuralScorerOptions {
   lexicalBlend?: number;
   /** Spread each head's keep probability along the file before decoding (default runtimeConfig.spread). */
   spread?: number;
+  /**
+   * Inputs of more lines than this are scored by the lexical scorer, said in `degraded`
+   * (TOO_LARGE_FOR_MODEL): default MODEL_MAX_LINES.
+   */
+  maxLines?: number;
 }
+
+/**
+ * The most lines the model scores. Features, model calls and the fit over what it keeps cost
+ * ~30 µs a line more than the lexical scorer (WASM, this 2-core machine at a load of ~18:
+ * 100,000 empty lines +2.7 s of CPU, 99,000 short Python lines +3.1 s), and nothing cuts that
+ * short exactly (each line's inputs include its position). 50,000 lines are ~1.5 s: a 1 MB input
+ * of any shape stays within #16's bounds (a million empty lines: the lexical scorer's ~2.5 s),
+ * and 1 MB of ordinary source (20,000–46,000 lines) keeps the model.
+ */
+export const MODEL_MAX_LINES = 50_000;
 
 /**
  * Decoding-time shaping: the model's per-line keep probabilities, spread to neighbouring lines
@@ -172,6 +189,7 @@ export class NeuralScorer implements Scorer {
     private readonly transitionScale: number,
     private readonly lexicalBlend: number,
     private readonly spread: number,
+    private readonly maxLines: number,
   ) {}
 
   private readonly lexical = new LexicalScorer();
@@ -208,6 +226,7 @@ export class NeuralScorer implements Scorer {
       options.transitionScale ?? runtimeConfig.transitionScale,
       options.lexicalBlend ?? runtimeConfig.lexicalBlend,
       options.spread ?? runtimeConfig.spread,
+      options.maxLines ?? MODEL_MAX_LINES,
     );
   }
 
@@ -224,6 +243,15 @@ export class NeuralScorer implements Scorer {
   async score(input: ScorerInput): Promise<ScorerOutput> {
     const { lines, structure, language, signal } = input;
     const n = lines.length;
+    const count = lineCount(lines);
+    if (count > this.maxLines) {
+      const why = `${count.toLocaleString('en-US')} lines, over the ${this.maxLines.toLocaleString('en-US')} the model scores in time`;
+      return {
+        ...(await this.lexical.scoreAsync(input)),
+        fallbackReason: why,
+        degraded: [degradation('TOO_LARGE_FOR_MODEL', `${why}: scored with the lexical scorer`)],
+      };
+    }
     const feats = await runStepsAsync(
       lineFeatureSteps(input.query, lines, structure, language, { version: this.featureVersion, words: this.session.words }),
       input.pause,

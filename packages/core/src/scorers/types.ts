@@ -3,6 +3,7 @@
  * scorer (lexical.ts) ships in the core; the neural backbone implements the same interface.
  */
 import type { RubricEmissions } from '../crf/rubrics.js';
+import type { Degradation } from '../degradations.js';
 import type { FileStructure, LanguageId } from '../syntax/types.js';
 
 export interface ScorerInput {
@@ -28,8 +29,11 @@ export interface ScorerOutput extends RubricEmissions {
   fallbackReason?: string;
   /** 'cpu' for pure TypeScript, 'wasm' / 'webgpu' for ONNX backends. */
   backend: string;
-  /** Degradations in words, added to the prune's stats.degraded (e.g. a model output that could not be used). */
-  degraded?: string[];
+  /**
+   * Degradations, added to the prune's stats.degraded: a coded one as is, one in words as
+   * SCORER_FALLBACK (e.g. a model output that could not be used).
+   */
+  degraded?: (string | Degradation)[];
 }
 
 /** `lexical (auto: the model was not trained on rust)`: what ran and, after a fallback, why. */

@@ -61,6 +61,28 @@ describe('neural scorer (shipped model, WASM)', { timeout: 60_000 }, () => {
     await scorer.dispose();
   });
 
+  it('over maxLines the lexical scorer runs, said in fallbackReason and stats.degraded (TOO_LARGE_FOR_MODEL)', async () => {
+    const lines = splitLines(fixture.source);
+    const count = lines.length - (lines[lines.length - 1] === '' ? 1 : 0);
+    const small = await NeuralScorer.load({ model: modelPath, backend: 'wasm', maxLines: count - 1 });
+    const r = await prune(fixture.source, { query: fixture.query, ratio: 3, language: 'python', scorer: small, tokenCounter: approximateCounter });
+    const lexical = await prune(fixture.source, { query: fixture.query, ratio: 3, language: 'python', tokenCounter: approximateCounter });
+    expect(r.stats.scorer).toBe('lexical');
+    expect(r.stats.fallbackReason).toBe(`${count} lines, over the ${count - 1} the model scores in time`);
+    expect(r.stats.degraded).toEqual([
+      { code: 'TOO_LARGE_FOR_MODEL', message: `${count} lines, over the ${count - 1} the model scores in time: scored with the lexical scorer` },
+    ]);
+    expect(r.text).toBe(lexical.text);
+    expect(r.keptLines).toEqual(lexical.keptLines);
+    // At the limit the model runs.
+    const exact = await NeuralScorer.load({ model: modelPath, backend: 'wasm', maxLines: count });
+    const s = await prune(fixture.source, { query: fixture.query, ratio: 3, language: 'python', scorer: exact, tokenCounter: approximateCounter });
+    expect(s.stats.scorer).toBe('neural');
+    expect(s.stats.degraded).toEqual([]);
+    await small.dispose();
+    await exact.dispose();
+  });
+
   it("registry: 'neural' and 'auto' load the shipped model", async () => {
     const n = await resolveScorer('neural');
     expect(n.name).toBe('neural');
