@@ -4,9 +4,10 @@
  * Features + rubric labels for training, computed by packages/core (the same code the neural
  * scorer runs at inference). Run after `npm run build -w @ctxprune/core`.
  *
- *   node training/build_dataset.mjs --work DIR [--input commits|docs] [--max-lines 640] [--neg 0.12] [--shard i/k]
+ *   node training/build_dataset.mjs [--work DIR] [--input commits|docs] [--max-lines 640] [--neg 0.12] [--shard i/k]
  *                                    [--feature-version V] [--words DIR/words]
  *
+ * --work defaults to $CTXPRUNE_TRAIN_DIR, else data/train (training/paths.mjs).
  * Reads DIR/<input>/*.jsonl (training/mine_commits.py → commits, training/mine_docs.py → docs) and
  * writes DIR/dataset/<shard>/ (shard<i> for commits, <input>-shard<i> otherwise):
  *   features.f32  row-major float32 [total_lines, F]
@@ -24,6 +25,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { defaultWork } from './paths.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const core = path.join(here, '..', 'packages', 'core', 'dist');
@@ -58,7 +60,7 @@ function loadWords(dir) {
   const v = fs.readFileSync(path.join(dir, 'vectors.i8'));
   return new WordVectors(new Uint32Array(Uint8Array.from(k).buffer), new Int8Array(Uint8Array.from(v).buffer), dim);
 }
-const words = featureVersion >= 2 ? loadWords(opt('words', path.join(opt('work', '/work/ctxprune-train'), 'words'))) : null;
+const words = featureVersion >= 2 ? loadWords(opt('words', path.join(opt('work', defaultWork()), 'words'))) : null;
 
 const PARSE_LANG = { python: 'python', typescript: 'typescript', javascript: 'javascript' };
 
@@ -129,7 +131,7 @@ if (opt('fixture')) {
   process.exit(0);
 }
 
-const work = opt('work', '/work/ctxprune-train');
+const work = opt('work', defaultWork());
 const maxLines = Number(opt('max-lines', '640'));
 const negShare = Number(opt('neg', '0.12'));
 const [shardI, shardK] = opt('shard', '0/1').split('/').map(Number);

@@ -21,6 +21,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from model import LineScorer  # noqa: E402
+from paths import default_work  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -58,7 +59,7 @@ class Exported(torch.nn.Module):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--work', default='/work/ctxprune-train')
+    ap.add_argument('--work', default=default_work(), help='work folder (default: $CTXPRUNE_TRAIN_DIR, else data/train)')
     ap.add_argument('--out', default=os.path.join(HERE, '..', 'models', 'ctxprune-lamr.onnx'))
     # Only the shipped model's export writes the parity reference: a candidate's must not replace it.
     ap.add_argument('--parity', default=None, help='write torch reference outputs here (packages/core/test/runtime/fixtures)')

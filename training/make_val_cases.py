@@ -9,10 +9,11 @@ import json
 import os
 import random
 
+from paths import default_work
 from repos import REPOS
 
 ap = argparse.ArgumentParser()
-ap.add_argument('--work', default='/work/ctxprune-train')
+ap.add_argument('--work', default=default_work(), help='work folder (default: $CTXPRUNE_TRAIN_DIR, else data/train)')
 ap.add_argument('--per-repo', type=int, default=60)
 args = ap.parse_args()
 rng = random.Random(11)

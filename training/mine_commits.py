@@ -6,7 +6,7 @@ touched, small hunks, a descriptive message; merges, reverts, version bumps and 
 changes are skipped. Gold lines = pre-image lines the diff removes or modifies, plus the two lines
 around a pure insertion (1-based, like the benchmark's gold_lines).
 
-Usage: /usr/bin/python3 training/mine_commits.py --mirror /work/.mirror --out DIR [--per-repo 900]
+Usage: /usr/bin/python3 training/mine_commits.py [--mirror MIRRORS] --out DIR [--per-repo 900]
 Writes DIR/commits/<owner+name>.jsonl with: repo, commit, parent, path, language, query, gold_lines,
 file_text, n_lines.
 """
@@ -17,6 +17,7 @@ import re
 import subprocess
 import sys
 
+from paths import default_mirror
 from repos import FORBIDDEN, HISTORY_LIMIT, PINNED, REPOS
 import validation  # noqa: F401 (its asserts: no training repository is a validation repository)
 
@@ -192,7 +193,7 @@ def mine_repo(repo: str, mirror: str, out_dir: str, per_repo: int, max_commits: 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--mirror', default='/work/.mirror')
+    ap.add_argument('--mirror', default=default_mirror(), help='bare mirrors, DIR/<owner>+<name>/repo (default: $CTXPRUNE_MIRROR, else data/mirror)')
     ap.add_argument('--out', required=True)
     ap.add_argument('--per-repo', type=int, default=900)
     ap.add_argument('--max-commits', type=int, default=12000)

@@ -13,7 +13,7 @@ Only the 'train' repositories of repos.py are trained on; `--split val` mines th
 repositories into DIR/docs-val/, a second held-out check (description -> code) beside the commits
 of make_val_cases.py, which model selection uses.
 
-Usage: /usr/bin/python3 training/mine_docs.py --mirror /work/.mirror --out DIR [--per-repo 360]
+Usage: /usr/bin/python3 training/mine_docs.py [--mirror MIRRORS] --out DIR [--per-repo 360]
 Writes DIR/docs/<owner+name>.jsonl with the fields of mine_commits.py (commit = parent = the pinned revision)
 plus kind (docstring | comment), id and source (the bench's case fields); with --split val, also
 DIR/docs-val-cases.jsonl, all held-out cases in one file for `ctxprune bench --cases`.
@@ -29,6 +29,7 @@ import subprocess
 import sys
 
 from mine_commits import SRC_EXT, TEST_RE, Blobs
+from paths import default_mirror
 from repos import FORBIDDEN, PINNED, REPOS
 
 MAX_SPAN = 40
@@ -240,7 +241,7 @@ def mine_repo(repo: str, mirror: str, out_dir: str, per_repo: int, seed: int, pe
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--mirror', default='/work/.mirror')
+    ap.add_argument('--mirror', default=default_mirror(), help='bare mirrors, DIR/<owner>+<name>/repo (default: $CTXPRUNE_MIRROR, else data/mirror)')
     ap.add_argument('--out', required=True)
     ap.add_argument('--per-repo', type=int, default=360)
     ap.add_argument('--seed', type=int, default=11)

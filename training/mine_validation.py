@@ -13,7 +13,7 @@ Sampling is seeded by repository, so a rerun on the same pins gives the same cas
 (repository, commit, path, kind, gold lines) are written to training/validation-cases.tsv, which is
 committed; the texts (DIR/cases.jsonl, in the format of ../shared/bench's materialized cases) are not.
 
-  /usr/bin/python3 training/mine_validation.py --mirror /work/.mirror --out data/val [--jobs 2]
+  /usr/bin/python3 training/mine_validation.py [--mirror MIRRORS] --out data/val [--jobs 2]
   node packages/core/bin/ctxprune.js bench --cases data/val/cases.jsonl --ratio 8
 """
 import argparse
@@ -25,6 +25,7 @@ import sys
 from functools import partial
 from multiprocessing import Pool
 
+from paths import default_mirror
 from mine_commits import SRC_EXT, TEST_RE, Blobs, clean_message, commits, eligible_sources, gold_lines
 from mine_docs import candidates, cut
 from validation import VALIDATION
@@ -153,7 +154,7 @@ def write_manifest(path, cases):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--mirror', default='/work/.mirror')
+    ap.add_argument('--mirror', default=default_mirror(), help='bare mirrors, DIR/<owner>+<name>/repo (default: $CTXPRUNE_MIRROR, else data/mirror)')
     ap.add_argument('--out', default='data/val')
     ap.add_argument('--commits', type=int, default=60, help='commit cases per repository')
     ap.add_argument('--issues', type=int, default=25, help='issue-style cases per repository, where its history has them')

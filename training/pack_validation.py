@@ -13,7 +13,7 @@ Writes OUT/pack/instances.jsonl (instance_id, repo, base_commit, problem_stateme
 language) and OUT/pack/gold.jsonl (instance_id, path, gold_lines: goldFromCases's format). Nothing
 here is committed: data/ is ignored, and the repository keeps only this script.
 
-  /usr/bin/python3 training/pack_validation.py --mirror /work/.mirror --out data/val
+  /usr/bin/python3 training/pack_validation.py [--mirror MIRRORS] --out data/val
   node packages/core/bin/ctxprune.js bench pack --instances data/val/pack/instances.jsonl \\
       --cases data/val/pack/gold.jsonl --pools data/val/pools
 """
@@ -23,6 +23,7 @@ import os
 import subprocess
 import sys
 
+from paths import default_mirror
 from mine_commits import SRC_EXT, TEST_RE, Blobs, gold_lines
 
 
@@ -67,7 +68,7 @@ def patched_sources(git_dir, parent, sha):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--mirror', default='/work/.mirror')
+    ap.add_argument('--mirror', default=default_mirror(), help='bare mirrors, DIR/<owner>+<name>/repo (default: $CTXPRUNE_MIRROR, else data/mirror)')
     ap.add_argument('--out', default='data/val', help='holds cases.jsonl; pack/ and pools/ are written here')
     ap.add_argument('--pools', default=None, help='default: OUT/pools')
     a = ap.parse_args()

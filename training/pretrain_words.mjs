@@ -10,12 +10,14 @@
  * Writes DIR/words/vocab.json (terms, by frequency) and DIR/words/counts.f32 ([V, V], symmetric).
  * Step 2 is training/pretrain_words.py (PPMI + SVD → the table that ships in the model).
  *
- *   node training/pretrain_words.mjs --work DIR [--vocab 20000] [--w-edit 4]
+ *   node training/pretrain_words.mjs [--work DIR] [--vocab 20000] [--w-edit 4]
+ * (--work defaults to $CTXPRUNE_TRAIN_DIR, else data/train: training/paths.mjs)
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultWork } from './paths.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { semanticTerms } = await import(path.join(here, '..', 'packages', 'core', 'dist', 'features', 'semantic.js'));
@@ -25,7 +27,7 @@ const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const work = opt('work', '/work/ctxprune-train');
+const work = opt('work', defaultWork());
 const V = Number(opt('vocab', '20000'));
 const W_EDIT = Number(opt('w-edit', '4'));
 const MIN_COUNT = 5;

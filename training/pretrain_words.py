@@ -15,6 +15,8 @@ import os
 
 import numpy as np
 
+from paths import default_work
+
 
 def fnv1a(term: str) -> int:
     h = 0x811C9DC5
@@ -38,7 +40,7 @@ def randomized_svd(m, k, seed, oversample=16, iters=4):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--work', default='/work/ctxprune-train')
+    ap.add_argument('--work', default=default_work(), help='work folder (default: $CTXPRUNE_TRAIN_DIR, else data/train)')
     ap.add_argument('--dim', type=int, default=48)
     ap.add_argument('--seed', type=int, default=7)
     a = ap.parse_args()

@@ -4,15 +4,18 @@
 # Needs: the mirrors of training/repos.py fetched under $MIRROR (the library's `fetch`; mining reads
 # each at its pinned revision, repos.PINNED), the Python dependencies of training/requirements.txt
 # (Debian's python3-torch python3-onnx python3-numpy libopenblas0-pthread), Node 20, and `npm ci` done.
-#   bash training/run_all.sh            (WORK=/work/ctxprune-train STEPS=1721 RANK_STEPS=601 SEED=7 FEATURES=1 DATA=v1)
+#   bash training/run_all.sh            (WORK=data/train MIRROR=data/mirror STEPS=1721 RANK_STEPS=601 SEED=7 FEATURES=1 DATA=v1)
+# WORK (mined data, datasets, checkpoints) defaults to $CTXPRUNE_TRAIN_DIR, else data/train; MIRROR (bare
+# mirrors, MIRROR/<owner>+<name>/repo) to $CTXPRUNE_MIRROR, else data/mirror; both relative to the
+# repository root (data/ is git-ignored), as in training/paths.py.
 # DATA=v1 mines the 20 repositories the shipped model was trained on (repos.V1_REPOS); DATA=all every
 # repository of training/repos.py (73, issue #18; manifests training/manifest*.tsv).
 # Training runs a fixed number of steps (not minutes), so the same seed gives the same model on a
 # busy machine; on this 2-core machine the two runs take about 13 + 5 minutes when it is idle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-WORK=${WORK:-/work/ctxprune-train}
-MIRROR=${MIRROR:-/work/.mirror}
+WORK=${WORK:-${CTXPRUNE_TRAIN_DIR:-data/train}}
+MIRROR=${MIRROR:-${CTXPRUNE_MIRROR:-data/mirror}}
 STEPS=${STEPS:-1721}
 RANK_STEPS=${RANK_STEPS:-601}
 SEED=${SEED:-7}

@@ -17,6 +17,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from model import LineScorer, crf_nll  # noqa: E402
+from paths import default_work  # noqa: E402
 from repos import REPOS  # noqa: E402
 
 COST_FEATURE = 'cost'
@@ -147,7 +148,7 @@ def evaluate(model, exs, X, Y, cost_idx, ratios=(4, 8)):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--work', default='/work/ctxprune-train')
+    ap.add_argument('--work', default=default_work(), help='work folder (default: $CTXPRUNE_TRAIN_DIR, else data/train)')
     ap.add_argument('--minutes', type=float, default=25)
     ap.add_argument('--steps', type=int, default=None,
                     help='train exactly this many steps (cosine over them) instead of for --minutes: the same '

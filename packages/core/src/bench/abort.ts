@@ -8,10 +8,10 @@
  * timer. The inputs are generated (no data needed): ~1 MB of Python classes, and ~1 MB of this
  * package's own TypeScript sources (packages/core/src), concatenated.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isCtxpruneError } from '../errors.js';
+import { CtxpruneError, isCtxpruneError } from '../errors.js';
 import { prune } from '../prune/pipeline.js';
 import type { PruneOptions, PruneResult } from '../prune/types.js';
 import type { Scorer } from '../scorers/types.js';
@@ -77,8 +77,17 @@ function typescriptMb(src: string): string {
   return out.join('\n');
 }
 
-/** The two inputs; `src` is the TypeScript tree to concatenate (default: this package's src/, beside dist/). */
+/**
+ * The two inputs; `src` is the TypeScript tree to concatenate (default: this package's src/, beside
+ * dist/: a repository checkout has it, the npm package does not ship it).
+ */
 export function abortInputs(src = fileURLToPath(new URL('../../src', import.meta.url))): AbortInput[] {
+  if (!existsSync(src)) {
+    throw new CtxpruneError(
+      'INVALID_OPTION',
+      `bench abort concatenates the TypeScript sources at ${src}, which the npm package does not ship: run it from a repository checkout`,
+    );
+  }
   return [
     { name: 'python-1MB.py', text: pythonMb(), query: 'count of items above the threshold' },
     { name: 'typescript-1MB.ts', text: typescriptMb(src), query: 'abort the prune when the signal fires' },

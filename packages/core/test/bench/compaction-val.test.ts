@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildValTranscript, Mirrors, selectTranscriptIds } from '../../src/bench/compaction-val.js';
 import { main } from '../../src/cli/main.js';
 
@@ -79,5 +79,26 @@ describe('compaction transcripts from a mirror', { timeout: 60_000 }, () => {
       [4, 'reactive', 1, 1, 0],
       [8, 'reactive', 1, 1, 0],
     ]);
+  });
+
+  it('the mirrors default to $CTXPRUNE_MIRROR, else data/mirror; none there is an error that says how to give them', async () => {
+    const ids = join(mkdtempSync(join(tmpdir(), 'ctxprune-ids-')), 'ids.json');
+    writeFileSync(ids, JSON.stringify([{ repo: 'o/r', commit, path: 'pkg/headers.py' }]));
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { out: (s: string) => out.push(s), err: (s: string) => err.push(s) };
+    vi.stubEnv('CTXPRUNE_MIRROR', mirror);
+    try {
+      expect(await main(['bench', 'compaction', '--transcripts', ids, '--strategies', 'reactive', '--ratios', '4', '--json'], io)).toBe(0);
+      expect((JSON.parse(out.join('')) as { rows: { transcripts: number }[] }).rows.map((r) => r.transcripts)).toEqual([1]);
+      const nowhere = join(tmpdir(), 'ctxprune-no-such-mirrors');
+      vi.stubEnv('CTXPRUNE_MIRROR', nowhere);
+      expect(await main(['bench', 'compaction', '--transcripts', 'val', '--json'], io)).toBe(2);
+      expect(err).toEqual([
+        `ctxprune bench: no mirrors at ${nowhere}: --transcripts val reads bare git mirrors DIR/<owner>+<name>/repo, given by --mirror DIR or $CTXPRUNE_MIRROR (default data/mirror) [INVALID_OPTION]`,
+      ]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

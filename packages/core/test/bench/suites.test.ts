@@ -6,7 +6,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { abortBench, formatAbortRow } from '../../src/bench/abort.js';
+import { abortBench, abortInputs, formatAbortRow } from '../../src/bench/abort.js';
+import { CtxpruneError } from '../../src/errors.js';
 import { LexicalScorer } from '../../src/scorers/lexical.js';
 import { main } from '../../src/cli/main.js';
 
@@ -53,5 +54,16 @@ describe('bench suites', { timeout: 120_000 }, () => {
     expect(rows[0]).toMatchObject({ input: 'a.py', lines: source.repeat(20).split('\n').length });
     expect(rows[0].aborted + rows[0].completedBeforeAbort).toBe(3);
     expect(formatAbortRow(rows[0], 'lexical', 8)).toMatch(/^a\.py: \d+ chars, \d+ lines, prune \d+ ms \(lexical, 8×\); /);
+  });
+
+  it('abort: without the package sources (an installed package), a clear error, not ENOENT', () => {
+    const src = join(tmpdir(), 'ctxprune-no-such-src');
+    expect(() => abortInputs(src)).toThrow(
+      new CtxpruneError(
+        'INVALID_OPTION',
+        `bench abort concatenates the TypeScript sources at ${src}, which the npm package does not ship: run it from a repository checkout`,
+      ),
+    );
+    expect(abortInputs().map((x) => x.name)).toEqual(['python-1MB.py', 'typescript-1MB.ts']);
   });
 });

@@ -45,7 +45,11 @@ const DEFAULT_CASES = process.env.CTXPRUNE_BENCH_CASES ?? 'data/dev-cases.jsonl'
 export const BENCH_SUITES = ['prune', 'compaction', 'locate', 'pack', 'rank', 'speed', 'abort'] as const;
 type Suite = (typeof BENCH_SUITES)[number];
 
-/** The identifiers files of the validation transcripts (packages/core/bench/compaction/, beside src/ and dist/). */
+/**
+ * The identifiers files of the validation transcripts (repository, commit, path; no text):
+ * packages/core/bench/compaction/, beside src/ and dist/, and shipped in the npm package (its
+ * `files`), so `--transcripts val|wide` works from an installed package given the mirrors.
+ */
 const TRANSCRIPT_IDS: Record<string, string> = {
   val: fileURLToPath(new URL('../../../bench/compaction/val-transcripts.json', import.meta.url)),
   wide: fileURLToPath(new URL('../../../bench/compaction/val-transcripts-wide.json', import.meta.url)),
@@ -65,7 +69,7 @@ function ratiosFromArgs(args: ParsedArgs, dflt: number[]): number[] {
  * The compaction suite (bench/compaction.ts): each strategy at budgets of 1/ratio of a transcript's
  * tokens, the share of gold lines kept. Transcripts built from a cases file (the default,
  * `--cases`), or from validation repositories' commits (`--transcripts val|wide|IDS.json`, read
- * from `--mirror`; bench/compaction-val.ts), where "over budget" is counted independently with
+ * from `--mirror`, else `$CTXPRUNE_MIRROR`, else `data/mirror`; bench/compaction-val.ts), where "over budget" is counted independently with
  * js-tiktoken. `--select CASES.jsonl --ids OUT.json` rewrites an identifiers file.
  */
 async function compactionSuite(argv: string[], io: CliIo): Promise<number> {
@@ -120,7 +124,14 @@ async function compactionSuite(argv: string[], io: CliIo): Promise<number> {
     what = `cases: ${casesPath} (${split}${limit ? `, first ${limit}` : ''})`;
   } else {
     const idsPath = TRANSCRIPT_IDS[which] ?? which;
-    const mirrors = new Mirrors(stringFlag(args, 'mirror') ?? '/work/.mirror');
+    // The mirrors: --mirror, else $CTXPRUNE_MIRROR, else data/mirror (as training/paths.py).
+    const mirrors = new Mirrors(stringFlag(args, 'mirror') ?? (process.env.CTXPRUNE_MIRROR || 'data/mirror'));
+    if (!existsSync(mirrors.dir)) {
+      throw new CtxpruneError(
+        'INVALID_OPTION',
+        `no mirrors at ${mirrors.dir}: --transcripts ${which} reads bare git mirrors DIR/<owner>+<name>/repo, given by --mirror DIR or $CTXPRUNE_MIRROR (default data/mirror)`,
+      );
+    }
     const ids = JSON.parse(await readFile(idsPath, 'utf8')) as TranscriptId[];
     transcripts = (limit ? ids.slice(0, limit) : ids).filter((x) => existsSync(mirrors.gitDir(x.repo))).map((x) => buildValTranscript(mirrors, x));
     // "Over budget" counted independently of the library's counter: js-tiktoken's o200k_base.
