@@ -9,7 +9,8 @@
  * identifier splitting (text/identifiers.ts) and BM25 (scorers/bm25.ts).
  */
 import { buildBm25Index, bm25Scores, idf as bm25Idf } from '../retrieval/bm25.js';
-import { type FileStructure, type LanguageId, LineKind } from '../syntax/types.js';
+import { grammarTable, languageEntry } from '../syntax/grammars.js';
+import { type FileStructure, LANGUAGES, type LanguageId, LineKind } from '../syntax/types.js';
 import { identifierParts, termsOf } from '../text/identifiers.js';
 import { SEMANTIC_FEATURE_NAMES, semanticFeatures, type WordVectors } from './semantic.js';
 import { runSteps, STEP_LINES, type Steps } from '../util/steps.js';
@@ -84,7 +85,7 @@ export const FEATURE_NAMES: readonly string[] = FEATURE_SETS[FEATURE_VERSION];
  * The languages the features tell apart (lang_python, lang_tsjs): the model learned only these.
  * For any other language both flags are 0, an input it never saw; `auto` scores those lexically.
  */
-export const MODELLED_LANGUAGES: ReadonlySet<LanguageId> = new Set<LanguageId>(['python', 'typescript', 'tsx', 'javascript']);
+export const MODELLED_LANGUAGES: ReadonlySet<LanguageId> = new Set<LanguageId>(LANGUAGES.filter((l) => grammarTable(l).modelFamily !== undefined));
 
 export const FEATURE_COUNT = FEATURE_NAMES.length;
 
@@ -314,8 +315,9 @@ export function* lineFeatureSteps(
     identFound = found.size / qIdents.size;
   }
 
-  const isPy = language === 'python' ? 1 : 0;
-  const isTs = language !== null && language !== 'python' && MODELLED_LANGUAGES.has(language) ? 1 : 0;
+  const family = languageEntry(language)?.modelFamily;
+  const isPy = family === 'python' ? 1 : 0;
+  const isTs = family === 'typescript' ? 1 : 0;
   const docQLen = Math.log1p(qSet.size) / 4;
   const docMax = Math.log1p(maxRaw) / 3;
   const docLines = logN / 8;

@@ -7,6 +7,7 @@
  * (a definition far away costs its scope's headers and markers; repair would pay that even
  * when the budget has better use). Pure: masks and structure in, masks out.
  */
+import { languageEntry } from '../syntax/grammars.js';
 import { type FileStructure, LineKind, type LanguageId } from '../syntax/types.js';
 import { Reason } from './reasons.js';
 import { runSteps, STEP_LINES, type Steps } from '../util/steps.js';
@@ -56,7 +57,6 @@ export interface RepairIndex {
 }
 
 const TRY_HEAD = /^\s*(?:\}\s*)?(?:try|begin)\b/;
-const PHP_OPEN_TAG = /^\s*<\?(?:php(?:\s|$)|=)/i;
 
 export function buildRepairIndex(st: FileStructure, lines: string[], language: LanguageId | null): RepairIndex {
   const companions = new Map<number, number[]>();
@@ -66,9 +66,12 @@ export function buildRepairIndex(st: FileStructure, lines: string[], language: L
   const needsBody = new Uint8Array(st.lineCount);
   const openTag = new Int32Array(st.lineCount).fill(-1);
   let tag = -1;
+  const table = languageEntry(language);
+  const openTagLine = table?.openTag;
+  const headerNeedsBody = table?.headerNeedsBody === true;
   for (let t = 0; t < st.lineCount; t++) {
-    if (language === 'php') {
-      if (PHP_OPEN_TAG.test(lines[t] ?? '')) tag = t;
+    if (openTagLine) {
+      if (openTagLine.test(lines[t] ?? '')) tag = t;
       openTag[t] = tag;
     }
     const g = st.companionGroup[t];
@@ -80,7 +83,7 @@ export function buildRepairIndex(st: FileStructure, lines: string[], language: L
     }
     if (st.blockEnd[t] >= 0 || st.kind[t] === LineKind.Decorator) headerSpan[st.spanStart[t]] = 1;
     if (st.blockEnd[t] >= 0 && st.firstBodyLine[t] >= 0) {
-      needsBody[t] = language === 'python' || (st.closer[t] < 0 && st.blockEnd[t] > st.spanEnd[t]) ? 1 : 0;
+      needsBody[t] = headerNeedsBody || (st.closer[t] < 0 && st.blockEnd[t] > st.spanEnd[t]) ? 1 : 0;
     }
     const c = st.closer[t];
     if (c >= 0 && c !== t && opener[c] < 0) opener[c] = t;

@@ -5,6 +5,7 @@
 import { emptyNesting } from './nesting.js';
 import { LineKind, type FileStructure, type LanguageId, type LineKindValue } from './types.js';
 import { buildUseEdges, isCloserLine, stripCr } from './lexical.js';
+import { languageEntry } from './grammars.js';
 import { importNames } from './names.js';
 
 const IMPORT =
@@ -43,8 +44,10 @@ export function analyzeByIndent(lines: string[], lang: LanguageId | null): FileS
   const companionGroup = new Int32Array(n).fill(-1);
   const definedNames = new Map<number, string[]>();
   const defScope = new Map<number, number>();
-  const hashComment = lang === 'python' || lang === 'ruby' || lang === null;
-  const slashComment = lang !== 'python' && lang !== 'ruby';
+  // `#` comments for `#` languages, `//` and `/* */` for the others; both for an unknown language.
+  const lineComment = lang === null ? null : (languageEntry(lang)?.lineComment ?? '//');
+  const hashComment = lineComment !== '//';
+  const slashComment = lineComment !== '#';
 
   type Open = { row: number; indent: number; lastBody: number; group: number };
   const stack: Open[] = [];

@@ -1,14 +1,61 @@
 /**
- * Per-language node-type tables for structure.ts: which tree-sitter node types are imports,
- * definitions, control statements, clauses, cases, body containers, ... (pure data).
+ * The per-language table: one entry per language holds every fact the library knows of it, its
+ * names (file extensions, aliases, grammar file), its lexical conventions (comments, closers,
+ * identifiers) and the tree-sitter node types of its grammar (imports, definitions, control
+ * statements, clauses, cases, body containers, ...) with the hooks for its quirks. Adding a
+ * language is its id in LANGUAGES (types.ts) and an entry here (plus, for content detection without
+ * a file name, its rules in languages.ts detectByContent, and its grammar's URL in
+ * integrations/bundled.ts and package path in loader.ts). Pure.
  */
 import { CtxpruneError } from '../errors.js';
 import { own } from '../util/own.js';
 import type { Node } from 'web-tree-sitter';
+import type { Steps } from '../util/steps.js';
+import {
+  cppImportNames,
+  csharpImportNames,
+  goImportNames,
+  javaImportNames,
+  jsImportNames,
+  phpImportNames,
+  pythonImportNames,
+  rustImportNames,
+} from './import-names.js';
 import { typeOf } from './nodecache.js';
+import { javascriptShims, typescriptShims } from './shims-typescript.js';
 import type { LanguageId } from './types.js';
 
 export interface GrammarTable {
+  /** File extensions (lower case, no dot) of the language's files; matched case-insensitively. */
+  extensions: readonly string[];
+  /** Extensions matched exactly, before the case-insensitive ones (C++'s upper-case `.C`, `.H`). */
+  extensionsExact?: readonly string[];
+  /** Well-known file names without an extension (lower case: `Rakefile`, `Gemfile`). */
+  fileNames?: readonly string[];
+  /** Names a caller may give for the language (lower case, no spaces), its id among them. */
+  aliases: readonly string[];
+  /** File name of its tree-sitter grammar's wasm. */
+  grammarFile: string;
+  /** Line comment prefix (also of the elision markers). */
+  lineComment: '#' | '//';
+  /** Block comment delimiters, or null where the language has none usable inline. */
+  blockComment: readonly [string, string] | null;
+  /** Identifiers may hold `$` (the JavaScript family). */
+  dollarIdentifiers?: boolean;
+  /** The trained model's language family (feature `is_python` / `is_typescript`); none: the model does not score it. */
+  modelFamily?: 'python' | 'typescript';
+  /** Content detection (languages.ts) may pick it without a 2-point margin over the runner-up. */
+  detectWithoutMargin?: boolean;
+  /** A block header kept without its body does not parse (Python's `if x:` needs a body): repair keeps one. */
+  headerNeedsBody?: boolean;
+  /** A line that opens the language's code in a template (PHP's `<?php`): repair keeps the last one before a kept line. */
+  openTag?: RegExp;
+  /** The names an import-like statement binds (import-names.ts), from its text with whitespace folded; none: no names. */
+  importNames?: (flat: string) => string[];
+  /** The names of a definition node the generic field search does not find (Go's type declaration groups); undefined: the generic search. */
+  defNames?: (n: Node) => string[] | undefined;
+  /** Rewrites for the parser only, keeping every byte offset (shims.ts). */
+  shim?: (text: string) => Steps<string>;
   /** Comment node types. */
   comments: Set<string>;
   /** Statement types that are imports / includes / package declarations. */
@@ -37,9 +84,12 @@ export interface GrammarTable {
   varDecls: Set<string>;
   /** Prefix of decorator lines (lexical), or null. */
   decoratorLine: RegExp | null;
-  /** Blocks close with the keyword `end`. */
+  /** Blocks close with the keyword `end` (a closer line is `end`, or brackets with a `#` comment: lexical.ts). */
   endKeyword: boolean;
-  /** Blocks never open with a brace (Python's indentation, Ruby's `do`/`end`): a body on a later line is not a brace-less body. */
+  /**
+   * Blocks never open with a brace (Python's indentation, Ruby's `do`/`end`): a body on a later
+   * line is not a brace-less body; without endKeyword, a closer line is brackets with a `#` comment.
+   */
   bracelessBlocks?: boolean;
   /** `inner` node types that head a control block, not a definition (Ruby's `do … end` and `{ … }` blocks: an iteration, not a closure). */
   innerControls?: Set<string>;
@@ -67,6 +117,17 @@ export interface GrammarTable {
   importLine?: RegExp;
 }
 
+/** Go: the names of a type declaration (a `type ( A …; B … )` group names several). */
+function goTypeNames(n: Node): string[] | undefined {
+  if (typeOf(n) !== 'type_declaration') return undefined;
+  const out: string[] = [];
+  for (const spec of n.namedChildren) {
+    const name = spec?.childForFieldName('name');
+    if (name) out.push(name.text);
+  }
+  return out;
+}
+
 /** Go: a type declaration's struct field list, or its interface type. */
 function goTypeBody(n: Node): Node | undefined {
   if (typeOf(n) !== 'type_declaration') return undefined;
@@ -80,7 +141,13 @@ function goTypeBody(n: Node): Node | undefined {
 
 const S = (...xs: string[]) => new Set(xs);
 
-const jsBase = (): GrammarTable => ({
+/** The JavaScript family's common entry, less its names (extensions, aliases, grammar file). */
+const jsBase = (): Omit<GrammarTable, 'extensions' | 'aliases' | 'grammarFile'> => ({
+  lineComment: '//',
+  blockComment: ['/*', '*/'],
+  dollarIdentifiers: true,
+  modelFamily: 'typescript',
+  importNames: jsImportNames,
   innerTokens: /=>|function|class|\)\s*[{:]/,
   importLine: /^\s*(const|let|var)\s+[^=]+=\s*require\s*\(/,
   comments: S('comment', 'html_comment'),
@@ -128,6 +195,14 @@ const jsBase = (): GrammarTable => ({
 
 const TABLES: Record<LanguageId, GrammarTable> = {
   python: {
+    extensions: ['py', 'pyi', 'pyw'],
+    aliases: ['python', 'py', 'python3', 'py3'],
+    grammarFile: 'tree-sitter-python.wasm',
+    lineComment: '#',
+    blockComment: null,
+    modelFamily: 'python',
+    headerNeedsBody: true,
+    importNames: pythonImportNames,
     bracelessBlocks: true,
     comments: S('comment'),
     imports: S('import_statement', 'import_from_statement', 'future_import_statement'),
@@ -145,10 +220,38 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     decoratorLine: /^@/,
     endKeyword: false,
   },
-  typescript: jsBase(),
-  tsx: jsBase(),
-  javascript: { ...jsBase(), innerTokens: /=>|function|class|\)\s*\{/ },
+  typescript: {
+    ...jsBase(),
+    extensions: ['ts', 'mts', 'cts'],
+    aliases: ['typescript', 'ts', 'mts', 'cts'],
+    grammarFile: 'tree-sitter-typescript.wasm',
+    detectWithoutMargin: true,
+    shim: (text) => typescriptShims(text, false),
+  },
+  tsx: {
+    ...jsBase(),
+    extensions: ['tsx'],
+    aliases: ['tsx', 'typescriptreact'],
+    grammarFile: 'tree-sitter-tsx.wasm',
+    detectWithoutMargin: true,
+    shim: (text) => typescriptShims(text, true),
+  },
+  javascript: {
+    ...jsBase(),
+    extensions: ['js', 'mjs', 'cjs', 'jsx'],
+    aliases: ['javascript', 'js', 'jsx', 'mjs', 'cjs', 'node', 'nodejs', 'ecmascript', 'javascriptreact'],
+    grammarFile: 'tree-sitter-javascript.wasm',
+    shim: javascriptShims,
+    innerTokens: /=>|function|class|\)\s*\{/,
+  },
   go: {
+    extensions: ['go'],
+    aliases: ['go', 'golang'],
+    grammarFile: 'tree-sitter-go.wasm',
+    lineComment: '//',
+    blockComment: ['/*', '*/'],
+    importNames: goImportNames,
+    defNames: goTypeNames,
     innerTokens: /func/,
     comments: S('comment'),
     imports: S('import_declaration', 'package_clause'),
@@ -169,6 +272,12 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     defBody: goTypeBody,
   },
   rust: {
+    extensions: ['rs'],
+    aliases: ['rust', 'rs'],
+    grammarFile: 'tree-sitter-rust.wasm',
+    lineComment: '//',
+    blockComment: ['/*', '*/'],
+    importNames: rustImportNames,
     innerTokens: /\{/,
     comments: S('line_comment', 'block_comment'),
     imports: S('use_declaration', 'extern_crate_declaration'),
@@ -202,6 +311,12 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     },
   },
   java: {
+    extensions: ['java'],
+    aliases: ['java'],
+    grammarFile: 'tree-sitter-java.wasm',
+    lineComment: '//',
+    blockComment: ['/*', '*/'],
+    importNames: javaImportNames,
     innerTokens: /->|\{|switch/,
     comments: S('line_comment', 'block_comment'),
     imports: S('import_declaration', 'package_declaration', 'module_declaration'),
@@ -248,6 +363,12 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     },
   },
   c: {
+    extensions: ['c', 'h'],
+    aliases: ['c', 'h'],
+    grammarFile: 'tree-sitter-c.wasm',
+    lineComment: '//',
+    blockComment: ['/*', '*/'],
+    detectWithoutMargin: true,
     innerTokens: /\{/,
     comments: S('comment'),
     imports: S('preproc_include'),
@@ -268,6 +389,14 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     defBody: (n) => (typeOf(n) === 'function_definition' ? null : undefined),
   },
   cpp: {
+    extensions: ['cc', 'cpp', 'cxx', 'c++', 'hpp', 'hh', 'hxx', 'ipp'],
+    extensionsExact: ['C', 'H'],
+    aliases: ['cpp', 'c++', 'cxx', 'cc', 'hpp', 'cplusplus'],
+    grammarFile: 'tree-sitter-cpp.wasm',
+    lineComment: '//',
+    blockComment: ['/*', '*/'],
+    detectWithoutMargin: true,
+    importNames: cppImportNames,
     innerTokens: /\{/,
     comments: S('comment'),
     imports: S('preproc_include', 'using_declaration', 'alias_declaration', 'import_declaration'),
@@ -296,6 +425,12 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     defBody: (n) => (typeOf(n) === 'function_definition' ? null : undefined),
   },
   csharp: {
+    extensions: ['cs'],
+    aliases: ['csharp', 'c#', 'cs', 'c-sharp', 'dotnet'],
+    grammarFile: 'tree-sitter-c-sharp.wasm',
+    lineComment: '//',
+    blockComment: ['/*', '*/'],
+    importNames: csharpImportNames,
     innerTokens: /=>|delegate/,
     comments: S('comment'),
     imports: S('using_directive', 'extern_alias_directive', 'file_scoped_namespace_declaration'),
@@ -353,6 +488,12 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     endKeyword: false,
   },
   ruby: {
+    extensions: ['rb', 'rake', 'gemspec'],
+    fileNames: ['rakefile', 'gemfile', 'guardfile', 'podfile'],
+    aliases: ['ruby', 'rb'],
+    grammarFile: 'tree-sitter-ruby.wasm',
+    lineComment: '#',
+    blockComment: null,
     innerControls: S('do_block', 'block'),
     bracelessBlocks: true,
     innerTokens: /do|\{|->|if|unless|case|begin|while/,
@@ -376,6 +517,13 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     caseBody: (c) => c.childForFieldName('body') ?? (typeOf(c) === 'else' ? c : undefined),
   },
   php: {
+    extensions: ['php', 'phtml'],
+    aliases: ['php'],
+    grammarFile: 'tree-sitter-php.wasm',
+    lineComment: '//',
+    blockComment: ['/*', '*/'],
+    openTag: /^\s*<\?(?:php(?:\s|$)|=)/i,
+    importNames: phpImportNames,
     innerTokens: /function|match/i,
     importLine: /^\s*(require|include)(_once)?\b/,
     comments: S('comment'),
@@ -403,6 +551,11 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     endKeyword: false,
   },
 };
+
+/** The entry of a language; undefined for null or a name that is not a LanguageId (no entry: every fact takes its default). */
+export function languageEntry(lang: LanguageId | null): GrammarTable | undefined {
+  return lang === null ? undefined : own(TABLES, lang);
+}
 
 export function grammarTable(lang: LanguageId): GrammarTable {
   const t = own(TABLES, lang);

@@ -1,98 +1,33 @@
 /**
- * Language identification and per-language lexical facts (pure, no I/O).
+ * Language identification and per-language lexical facts, read from the per-language table
+ * (grammars.ts); content detection's rules are here (pure, no I/O).
  */
-import { CtxpruneError } from '../errors.js';
-import { own } from '../util/own.js';
+import { grammarTable, languageEntry, type GrammarTable } from './grammars.js';
 import { LANGUAGES, type LanguageId } from './types.js';
 
-const EXTENSIONS: Record<string, LanguageId> = {
-  py: 'python',
-  pyi: 'python',
-  pyw: 'python',
-  ts: 'typescript',
-  mts: 'typescript',
-  cts: 'typescript',
-  tsx: 'tsx',
-  js: 'javascript',
-  mjs: 'javascript',
-  cjs: 'javascript',
-  jsx: 'javascript',
-  go: 'go',
-  rs: 'rust',
-  java: 'java',
-  c: 'c',
-  h: 'c',
-  cc: 'cpp',
-  cpp: 'cpp',
-  cxx: 'cpp',
-  'c++': 'cpp',
-  hpp: 'cpp',
-  hh: 'cpp',
-  hxx: 'cpp',
-  ipp: 'cpp',
-  cs: 'csharp',
-  rb: 'ruby',
-  rake: 'ruby',
-  gemspec: 'ruby',
-  php: 'php',
-  phtml: 'php',
-};
+/** A lookup from the table's lists (extensions, file names, aliases): each key names one language. */
+function index(list: (t: GrammarTable) => readonly string[] | undefined): Map<string, LanguageId> {
+  const out = new Map<string, LanguageId>();
+  for (const lang of LANGUAGES) {
+    for (const key of list(grammarTable(lang)) ?? []) {
+      const other = out.get(key);
+      if (other !== undefined) throw new Error(`grammars.ts: "${key}" names both ${other} and ${lang}`);
+      out.set(key, lang);
+    }
+  }
+  return out;
+}
 
-const SPECIAL_NAMES: Record<string, LanguageId> = {
-  rakefile: 'ruby',
-  gemfile: 'ruby',
-  guardfile: 'ruby',
-  podfile: 'ruby',
-};
-
-const ALIASES: Record<string, LanguageId> = {
-  python: 'python',
-  py: 'python',
-  python3: 'python',
-  py3: 'python',
-  typescript: 'typescript',
-  ts: 'typescript',
-  mts: 'typescript',
-  cts: 'typescript',
-  tsx: 'tsx',
-  typescriptreact: 'tsx',
-  javascript: 'javascript',
-  js: 'javascript',
-  jsx: 'javascript',
-  mjs: 'javascript',
-  cjs: 'javascript',
-  node: 'javascript',
-  nodejs: 'javascript',
-  ecmascript: 'javascript',
-  javascriptreact: 'javascript',
-  go: 'go',
-  golang: 'go',
-  rust: 'rust',
-  rs: 'rust',
-  java: 'java',
-  c: 'c',
-  h: 'c',
-  cpp: 'cpp',
-  'c++': 'cpp',
-  cxx: 'cpp',
-  cc: 'cpp',
-  hpp: 'cpp',
-  cplusplus: 'cpp',
-  csharp: 'csharp',
-  'c#': 'csharp',
-  cs: 'csharp',
-  'c-sharp': 'csharp',
-  dotnet: 'csharp',
-  ruby: 'ruby',
-  rb: 'ruby',
-  php: 'php',
-};
+const EXTENSIONS = index((t) => t.extensions);
+const EXTENSIONS_EXACT = index((t) => t.extensionsExact);
+const SPECIAL_NAMES = index((t) => t.fileNames);
+const ALIASES = index((t) => t.aliases);
 
 /** Map a user-supplied language name or alias (case-insensitive) to a LanguageId, or null. */
 export function parseLanguageName(name: string | null | undefined): LanguageId | null {
   if (!name) return null;
   const key = name.trim().toLowerCase().replace(/\s+/g, '');
-  return own(ALIASES, key) ?? null;
+  return ALIASES.get(key) ?? null;
 }
 
 export function isLanguageId(x: unknown): x is LanguageId {
@@ -102,14 +37,12 @@ export function isLanguageId(x: unknown): x is LanguageId {
 /** Language from a file name's extension (or well-known name), or null. */
 export function languageFromFileName(fileName: string): LanguageId | null {
   const base = fileName.replace(/\\/g, '/').split('/').pop() ?? '';
-  const special = own(SPECIAL_NAMES, base.toLowerCase());
+  const special = SPECIAL_NAMES.get(base.toLowerCase());
   if (special) return special;
   const dot = base.lastIndexOf('.');
   if (dot <= 0 && !(dot === 0 && base.length > 1)) return null;
   const ext = base.slice(dot + 1);
-  // `.C`/`.H` (upper case) are C++ by convention.
-  if (ext === 'C' || ext === 'H') return 'cpp';
-  return own(EXTENSIONS, ext.toLowerCase()) ?? null;
+  return EXTENSIONS_EXACT.get(ext) ?? EXTENSIONS.get(ext.toLowerCase()) ?? null;
 }
 
 const SHEBANGS: Array<[RegExp, LanguageId]> = [
@@ -220,7 +153,7 @@ function detectByContent(content: string): LanguageId | null {
   // C vs C++ ties go to C; require a clear winner otherwise.
   if (best === 'cpp' && score.cpp === score.c) best = 'c';
   if (bestScore < 3) return null;
-  if (best !== 'c' && best !== 'cpp' && best !== 'typescript' && best !== 'tsx' && bestScore - second < 2) return null;
+  if (!languageEntry(best)?.detectWithoutMargin && bestScore - second < 2) return null;
   return best;
 }
 
@@ -248,26 +181,9 @@ export function detectLanguage(fileName: string | undefined | null, content: str
   return content ? detectByContent(content) : null;
 }
 
-const GRAMMAR_FILES: Record<LanguageId, string> = {
-  python: 'tree-sitter-python.wasm',
-  typescript: 'tree-sitter-typescript.wasm',
-  tsx: 'tree-sitter-tsx.wasm',
-  javascript: 'tree-sitter-javascript.wasm',
-  go: 'tree-sitter-go.wasm',
-  rust: 'tree-sitter-rust.wasm',
-  java: 'tree-sitter-java.wasm',
-  c: 'tree-sitter-c.wasm',
-  cpp: 'tree-sitter-cpp.wasm',
-  csharp: 'tree-sitter-c-sharp.wasm',
-  ruby: 'tree-sitter-ruby.wasm',
-  php: 'tree-sitter-php.wasm',
-};
-
 /** File name of the grammar's wasm (`tree-sitter-<grammar>.wasm`). */
 export function grammarFileFor(lang: LanguageId): string {
-  const f = own(GRAMMAR_FILES, lang);
-  if (f === undefined) throw new CtxpruneError('UNKNOWN_LANGUAGE', `not a language id: ${JSON.stringify(String(lang))}`);
-  return f;
+  return grammarTable(lang).grammarFile;
 }
 
 /**
@@ -275,16 +191,18 @@ export function grammarFileFor(lang: LanguageId): string {
  * (shell, YAML, TOML, Makefiles…: the commonest line comment outside the C family).
  */
 export function lineCommentPrefix(lang: LanguageId | null): string {
-  return lang === null || lang === 'python' || lang === 'ruby' ? '#' : '//';
+  return languageEntry(lang)?.lineComment ?? (lang === null ? '#' : '//');
 }
 
 /** Block comment delimiters, or null where the language has none usable inline. */
 export function blockCommentDelimiters(lang: LanguageId | null): [string, string] | null {
-  if (lang === 'python' || lang === 'ruby' || lang === null) return null;
-  return ['/*', '*/'];
+  if (lang === null) return null;
+  const entry = languageEntry(lang);
+  const block = entry ? entry.blockComment : ['/*', '*/'];
+  return block ? [block[0], block[1]] : null;
 }
 
 /** Whether blocks close with `end` (Ruby) rather than braces or indentation. */
 export function usesEndKeyword(lang: LanguageId | null): boolean {
-  return lang === 'ruby';
+  return languageEntry(lang)?.endKeyword === true;
 }

@@ -1,6 +1,7 @@
 /**
  * Line-level lexical helpers shared by the tree-based and the indentation-based analyzers (pure).
  */
+import { languageEntry } from './grammars.js';
 import type { LanguageId } from './types.js';
 import { runSteps, STEP_LINES, type Steps } from '../util/steps.js';
 
@@ -13,12 +14,18 @@ const CLOSER_PY = /^[)\]}]+[\s)\]},]*(#.*)?$/;
 const CLOSER_END = /^end\b[\s)\]},;]*(#.*)?$/;
 const CLOSER_RUBY_BRACE = /^[)\]}]+[\s)\]},;]*(#.*)?$/;
 
-/** Whether a (trimmed, CR-free) line holds only closing delimiters for the language. */
+/**
+ * Whether a (trimmed, CR-free) line holds only closing delimiters for the language: `end` or
+ * brackets with a `#` comment where blocks close with `end` (GrammarTable.endKeyword), brackets
+ * with a `#` comment where blocks have no braces (bracelessBlocks), else brackets (or a do-while's
+ * `} while (…)`) with a `//` or block comment; for an unknown language also `end`.
+ */
 export function isCloserLine(trimmed: string, lang: LanguageId | null): boolean {
   if (trimmed.length === 0) return false;
   const c = trimmed.charCodeAt(0);
-  if (lang === 'ruby') return (c === 101 && CLOSER_END.test(trimmed)) || CLOSER_RUBY_BRACE.test(trimmed);
-  if (lang === 'python') return CLOSER_PY.test(trimmed);
+  const table = languageEntry(lang);
+  if (table?.endKeyword) return (c === 101 && CLOSER_END.test(trimmed)) || CLOSER_RUBY_BRACE.test(trimmed);
+  if (table?.bracelessBlocks) return CLOSER_PY.test(trimmed);
   if (c !== 41 && c !== 93 && c !== 125) return lang === null && c === 101 && CLOSER_END.test(trimmed);
   return CLOSER_BRACE.test(trimmed) || CLOSER_DO_WHILE.test(trimmed);
 }
@@ -37,9 +44,9 @@ function isIdentPart(c: number, js: boolean): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || (js && c === 36);
 }
 
-/** The identifier regex (global) for a language. */
+/** The identifier regex (global) for a language (with `$` where GrammarTable.dollarIdentifiers). */
 export function identifierRegex(lang: LanguageId | null): RegExp {
-  return lang === 'javascript' || lang === 'typescript' || lang === 'tsx' ? IDENT_JS : IDENT;
+  return languageEntry(lang)?.dollarIdentifiers ? IDENT_JS : IDENT;
 }
 
 /**

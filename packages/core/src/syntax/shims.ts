@@ -1,21 +1,10 @@
 /**
- * Source shims: constructs that today's code uses and the shipped grammars predate or get wrong,
- * rewritten for the parser only, without changing a byte offset (a keyword becomes as many
- * spaces, an indenting space a `;`), so every row and column of the tree still points into the
- * caller's text. The text that is pruned and returned is never the shimmed one. Pure.
- *
- * tree-sitter-typescript 0.23.2 (the newest published grammar) fails on, in the validation
- * corpus (training/validation.py), these; each shim is tested in test/syntax/shims.test.ts:
- * - variance annotations (TypeScript 4.7: `interface Z<out O, in I>`, `<const in out T>`, also
- *   after a comment): one turns the whole declaration into ERROR nodes. The modifier is blanked.
- * - `export type * from './x'` (TypeScript 5.0): `type` is blanked.
- * - `using` as an identifier (`using(using: X)`, `using += y`): the grammar takes it for the
- *   TypeScript 5.2 declaration keyword (tree-sitter-javascript 0.25 too). Renamed `usin_` where
- *   no declared name follows.
- * - a type literal's call signature that starts with its type parameters right after another
- *   member (`(k: string): R\n  <A>(k: string, r: A): R`): read as a comparison with the line
- *   before. An indenting space becomes the `;` that separates members.
+ * Source shims: rewrites of constructs that a shipped grammar predates or gets wrong, for the
+ * parser only and without changing a byte offset (the pruned text is never the shimmed one).
+ * Each language's shim is its GrammarTable.shim (grammars.ts; today the JavaScript family's,
+ * shims-typescript.ts); a language without one is parsed as it is. Pure.
  */
+import { languageEntry } from './grammars.js';
 import type { LanguageId } from './types.js';
 import { runSteps, runStepsAsync, type Pause, type Steps } from '../util/steps.js';
 
@@ -24,54 +13,12 @@ export function shimForGrammarAsync(language: LanguageId, text: string, pause: P
   return runStepsAsync(shimSteps(language, text), pause);
 }
 
-const COMMENTS = String.raw`(?:(?:\/\/[^\n]*\n|\/\*(?:[^*]|\*(?!\/))*\*\/)\s*)*`;
-/**
- * `<` or `,` (a type parameter list), comments, `const`, then `in`, `out` or `in out`, then a type
- * parameter followed by what may follow one: `extends`, `=`, `,` or `>`.
- */
-const VARIANCE = new RegExp(
-  String.raw`([<,]\s*${COMMENTS}(?:const\s+)?)((?:in|out)\s+(?:out\s+)?)(?=(?:const\s+)?[A-Za-z_$][\w$]*\s*(?:extends\b|=|,|>))`,
-  'g',
-);
-const EXPORT_TYPE_STAR = /(\bexport\s+)(type)(?=\s*\*)/g;
-/** `using` not followed by the name a `using` declaration declares. */
-const USING_IDENT = /\busing\b(?!\s*[A-Za-z_$[{])/g;
-/** A line that starts with a type parameter list (a generic call signature), after one that can end a member. */
-const GENERIC_SIGNATURE_LINE = /([\w$)\]}]|[^=]>)([ \t]*(?:\/\/[^\n]*)?\r?\n(?:[ \t]*\r?\n)*)([ \t])([ \t]*<[A-Za-z_$][\w$]*\s*(?:,|extends\b|>))/g;
-
 export function shimForGrammar(language: LanguageId, text: string): string {
   return runSteps(shimSteps(language, text));
 }
 
 /** shimForGrammar as steps (util/steps.ts): a yield after each rewrite of the whole text. */
 export function* shimSteps(language: LanguageId, text: string): Steps<string> {
-  if (language === 'javascript') return text.includes('using') ? text.replace(USING_IDENT, 'usin_') : text;
-  if (language !== 'typescript' && language !== 'tsx') return text;
-  let out = text;
-  if (/\b(?:in|out)\s/.test(out)) out = out.replace(VARIANCE, (_m, lead: string, mods: string) => lead + ' '.repeat(mods.length));
-  yield;
-  if (out.includes('export')) out = out.replace(EXPORT_TYPE_STAR, (_m, lead: string, kw: string) => lead + ' '.repeat(kw.length));
-  if (out.includes('using')) out = out.replace(USING_IDENT, 'usin_');
-  yield;
-  // JSX elements start lines with `<` too: TypeScript files only.
-  if (language === 'typescript' && out.includes('<')) {
-    const src = out;
-    out = out.replace(GENERIC_SIGNATURE_LINE, (_m: string, end: string, gap: string, sp: string, sig: string, at: number) =>
-      endsMember(src, at + end.length) ? end + gap + ';' + sig : end + gap + sp + sig,
-    );
-  }
-  return out;
-}
-
-/**
- * Whether the code before `pos` (on its line, less a trailing `//` comment) ends a type member
- * without its own separator: not a comment line, not already closed by `;` or `,`.
- */
-function endsMember(text: string, pos: number): boolean {
-  const start = text.lastIndexOf('\n', pos - 1) + 1;
-  let line = text.slice(start, pos);
-  const comment = line.indexOf('//');
-  if (comment >= 0) line = line.slice(0, comment);
-  const code = line.trim();
-  return code !== '' && !/^(\*|\/\*)/.test(code) && !/[;,{]$/.test(code) && !line.includes('*/');
+  const shim = languageEntry(language)?.shim;
+  return shim ? yield* shim(text) : text;
 }
