@@ -225,8 +225,8 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const tScore = performance.now();
   const scoreInput = { query, lines, structure: st, language: syn.language, signal, pause: cp.pause };
   const scored = await (scorer instanceof LexicalScorer ? scorer.scoreAsync(scoreInput) : scorer.score(scoreInput));
-  // A scorer says what it fell back from with a code, or in words: then its fallback to the lexical scorer.
-  if (scored.degraded) degraded.push(...scored.degraded.map((m) => (typeof m === 'string' ? degradation('SCORER_FALLBACK', m) : m)));
+  // What the scorer fell back from, coded (ScorerOutput.degraded).
+  if (scored.degraded) degraded.push(...scored.degraded);
   await cp.pause();
   const tuning = options.tuning ?? {};
   const rubrics = withReportClues(ablate(scored, options), query, lines, st, options.fileName, tuning.clueWeight);

@@ -276,7 +276,7 @@ export class NeuralScorer implements Scorer {
           return {
             ...(await this.lexical.scoreAsync(input)),
             fallbackReason: `neural model output invalid: ${invalid}`,
-            degraded: [`the neural model's output is invalid (${invalid}): scored with the lexical scorer`],
+            degraded: [degradation('SCORER_FALLBACK', `the neural model's output is invalid (${invalid}): scored with the lexical scorer`)],
           };
         }
         for (let t = c.keepFrom; t < c.keepTo; t++) {

@@ -30,10 +30,11 @@ export interface ScorerOutput extends RubricEmissions {
   /** 'cpu' for pure TypeScript, 'wasm' / 'webgpu' for ONNX backends. */
   backend: string;
   /**
-   * Degradations, added to the prune's stats.degraded: a coded one as is, one in words as
-   * SCORER_FALLBACK (e.g. a model output that could not be used).
+   * What the scorer did instead of its own scoring, each with a documented code of prune's
+   * (DEGRADATION_CODES: SCORER_FALLBACK when its model's output was unusable, TOO_LARGE_FOR_MODEL),
+   * added to the prune's stats.degraded as they are.
    */
-  degraded?: (string | Degradation)[];
+  degraded?: Degradation[];
 }
 
 /** `lexical (auto: the model was not trained on rust)`: what ran and, after a fallback, why. */

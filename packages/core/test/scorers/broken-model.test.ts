@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { FEATURE_SETS } from '../../src/features/lines.js';
 import { prune } from '../../src/prune/pipeline.js';
+import { DEGRADATION_CODES, degradation } from '../../src/degradations.js';
+import { LexicalScorer } from '../../src/scorers/lexical.js';
 import { NeuralScorer } from '../../src/scorers/neural.js';
+import type { Scorer } from '../../src/scorers/types.js';
 import { lineScorerOnnx } from '../fixtures/onnx.js';
 
 const PY = [
@@ -63,10 +66,12 @@ describe('neural scorer: non-finite or absurd model outputs', () => {
       expect(r.stats.scorer).toBe('lexical');
       expect(r.stats.fallbackReason).toMatch(why);
       const reason = r.stats.fallbackReason!.replace(/^neural model output invalid: /, '');
-      expect(r.stats.degraded).toContainEqual({
-        code: 'SCORER_FALLBACK',
-        message: `the neural model's output is invalid (${reason}): scored with the lexical scorer`,
-      });
+      expect(r.stats.degraded).toEqual([
+        {
+          code: 'SCORER_FALLBACK',
+          message: `the neural model's output is invalid (${reason}): scored with the lexical scorer`,
+        },
+      ]);
       // A real pruning, not '# …': the lexical scorer's own.
       const lexical = await prune(PY, { query: 'file size', ratio: 2, scorer: 'lexical', fileName: 'f.py' });
       expect(r.text).toBe(lexical.text);
@@ -76,4 +81,18 @@ describe('neural scorer: non-finite or absurd model outputs', () => {
     },
     60_000,
   );
+});
+
+describe('a scorer’s degradations', () => {
+  it('are coded ({ code, message } with a code of DEGRADATION_CODES) and reach stats.degraded exactly as given', async () => {
+    const lexical = new LexicalScorer();
+    const said = [degradation('SCORER_FALLBACK', 'my model timed out: scored with the lexical scorer')];
+    const custom: Scorer = { name: 'custom', score: async (input) => ({ ...lexical.score(input), scorer: 'custom', degraded: said }) };
+    const r = await prune(PY, { query: 'file size', ratio: 2, scorer: custom, fileName: 'f.py' });
+    expect(r.stats.degraded).toEqual([{ code: 'SCORER_FALLBACK', message: 'my model timed out: scored with the lexical scorer' }]);
+    expect(Object.keys(DEGRADATION_CODES)).toContain(r.stats.degraded[0].code);
+    const plain = await prune(PY, { query: 'file size', ratio: 2, scorer: lexical, fileName: 'f.py' });
+    expect(plain.stats.degraded).toEqual([]);
+    expect(r.text).toBe(plain.text);
+  });
 });
