@@ -2,7 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { DiffEditor, type DiffOnMount } from '@monaco-editor/react';
 import type { editor } from 'monaco-editor/editor/editor.api';
 import { detectLanguage, isLanguageId, LANGUAGES, type ElisionStyle, type LanguageId } from '@ctxprune/core';
-import { isAbortError, type EngineChoice, type LoadProgress, type WorkerCapabilities, type WorkerPruneResult } from '@ctxprune/core/worker';
+import { ENGINE_CHOICES, isAbortError, type EngineChoice, type LoadProgress, type WorkerCapabilities, type WorkerPruneResult } from '@ctxprune/core/worker';
 import { prunedLineLabels } from './lineNumbers';
 import { getPruner, onLoadProgress } from './pruner';
 import { DEFAULT_SAMPLE, SAMPLES, findSample } from './samples';
@@ -508,7 +508,7 @@ export function PruningView({ active }: { active: boolean }) {
               aria-label="Scorer and backend"
               data-testid="engine"
             >
-              {(['auto', 'webgpu', 'wasm', 'lexical'] as const).map((e) => (
+              {ENGINE_CHOICES.map((e) => (
                 <option key={e} value={e}>
                   {labels[e]}
                 </option>

@@ -3,7 +3,8 @@ import { defaultStateDir } from '@ctxprune/core/node';
 import { createCtxpruneServer, type CtxpruneServerOptions } from './server.js';
 import { LineStdioServerTransport } from './transport.js';
 
-export { createCtxpruneServer, DEFAULT_LIMITS, makeMatcher, SERVER_NAME, SERVER_VERSION } from './server.js';
+export { createCtxpruneServer, DEFAULT_LIMITS, SERVER_NAME, SERVER_VERSION } from './server.js';
+export { makeMatcher } from './matcher.js';
 export type { CtxpruneServerOptions, ServerLimits } from './server.js';
 export { resolveInside, PathRefused } from './paths.js';
 export { LineStdioServerTransport, DEFAULT_MAX_MESSAGE_BYTES } from './transport.js';

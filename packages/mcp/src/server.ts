@@ -25,7 +25,6 @@ import {
 import { packDirectory } from '@ctxprune/core/node';
 import { describePrune, formatRanges } from '@ctxprune/core/integrations';
 import { binaryReason, hardLinkReason, readBounded } from './files.js';
-import { makeMatcher } from './matcher.js';
 import { registerOverflowTool } from './overflow.js';
 import { registerPackTool } from './pack.js';
 import { PathRefused, resolveInside } from './paths.js';
@@ -33,8 +32,6 @@ import { locateJob, type LocateJobOptions, type LocateJobResult } from './locate
 import { createCorePool, type PackJobOptions } from './pool.js';
 import { searchJob, type SearchJobOptions, type SearchJobResult } from './search.js';
 import { gaps, lineRange, numberPruned, numberRange, rangeHint, textLines } from './read.js';
-
-export { makeMatcher };
 
 export const SERVER_NAME = 'ctxprune';
 export const SERVER_VERSION = '0.1.0';
