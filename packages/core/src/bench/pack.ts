@@ -3,21 +3,21 @@
  * --pools wrote, the share of each fix's gold lines (pre-image lines of every patched file, from
  * the materialized cases) inside a pack of N o200k tokens, beside two references computed the same
  * way: (a) whole files in BM25 order until the budget is spent, the last one cut; (b) the patched
- * files alone, whole, in order (perfect localization, no pruning). Test files are not in the pool.
+ * files alone, whole, in order (perfect localization, no pruning). Test files are not in the pool
+ * (benchTestPath). Reference (a) is issue #19's definition (referenceWords, bm25PathOrder), which
+ * gives its numbers on the 40 dev instances: 0.285 / 0.340 / 0.499 at 4k / 8k / 16k (the issue:
+ * 0.285 / 0.341 / 0.499).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { CtxpruneError } from '../errors.js';
 import { readTree } from '../cards/tree-node.js';
-import { isTestPath } from '../locate/signals.js';
 import { poolDir, parseInstances, type LocateInstance } from './locate.js';
 import { buildBm25Index, bm25Scores } from '../retrieval/bm25.js';
-import { termsOf } from '../text/identifiers.js';
 import { splitLines } from '../text/lines.js';
 import { loadDefaultTokenCounter, measureTokens, type TokenCounter } from '../text/tokens.js';
 import type { Scorer } from '../scorers/types.js';
 import { buildPackIndex, packContext, type PackIndex } from '../pack/pack.js';
-import { cachedTerms } from '../locate/file-index.js';
 
 /** instance_id → path → gold lines (1-based, pre-image). */
 export type GoldLines = Map<string, Map<string, number[]>>;
@@ -98,19 +98,49 @@ export function wholeFilesUntil(files: readonly Whole[], budget: number, counter
   return kept;
 }
 
-/** Reference (a)'s ranking: BM25 over identifier words of path (×3) and content. */
+const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/g;
+const WORD_PART = /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g;
+
+/**
+ * Reference (a)'s terms, "identifier words": each identifier ([A-Za-z_][A-Za-z0-9_]*) split at
+ * underscores, case changes (`HTTPServer` → http, server) and digits, lowercased, nothing dropped
+ * (no stopwords, no length limit). Deliberately not ctxprune's own termsOf (which adds the whole
+ * compound and drops stopwords and one-letter parts): with those terms (a) is 0.407 / 0.479 /
+ * 0.648 on dev, not the issue's numbers.
+ */
+export function referenceWords(text: string, out: string[] = []): string[] {
+  for (const id of text.match(IDENTIFIER) ?? []) for (const w of id.match(WORD_PART) ?? []) out.push(w.toLowerCase());
+  return out;
+}
+
+/**
+ * Reference (a)'s ranking (#19): BM25 (k1 1.5, b 0.75, IDF ln(1 + (N − n + ½)/(n + ½))) over the
+ * identifier words of the path (the whole path, extension included) three times and of the
+ * content; the query is the task's distinct words, each once; ties in path order.
+ */
 export function bm25PathOrder(files: ReadonlyMap<string, string>, task: string): string[] {
   const paths = [...files.keys()];
-  const cache = new Map<string, string[]>();
   const docs = paths.map((p) => {
-    const pt = termsOf(p.replace(/\.[A-Za-z0-9]+$/, '').replace(/[/\\._-]+/g, ' '));
-    return cachedTerms(files.get(p)!, cache, [...pt, ...pt, ...pt]);
+    const pt = referenceWords(p);
+    return referenceWords(files.get(p)!, [...pt, ...pt, ...pt]);
   });
-  const s = bm25Scores(buildBm25Index(docs), termsOf(task));
+  const s = bm25Scores(buildBm25Index(docs), [...new Set(referenceWords(task))], { k1: 1.5, b: 0.75 });
   return paths
     .map((_, i) => i)
     .sort((a, b) => s[b] - s[a] || (paths[a] < paths[b] ? -1 : 1))
     .map((i) => paths[i]);
+}
+
+const TEST_DIR = /(^|\/)(tests?|testing|__tests__)\//;
+const TEST_FILE = /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$|\.(test|spec)\.[cm]?[jt]sx?$/;
+
+/**
+ * The benchmark's test rule, one for every method's pool: files under tests/, test/, testing/ or
+ * __tests__/, test_*.py, *_test.py, conftest.py, and *.test.* / *.spec.* scripts. (The pack
+ * applies its own, wider isTestPath inside this pool, as it does for any caller.)
+ */
+export function benchTestPath(path: string): boolean {
+  return TEST_DIR.test(path) || TEST_FILE.test(path);
 }
 
 /**
@@ -186,7 +216,7 @@ export async function runPackBench(opts: PackBenchOptions): Promise<PackBenchSum
     }
     if (!cached || cached.dir !== dir) {
       const all = await readTree(dir, { extensions: POOL_EXTENSIONS, maxFileBytes: 2 << 20, skipDirs: ['.git'] });
-      const pool = new Map([...all].filter(([p]) => !isTestPath(p)));
+      const pool = new Map([...all].filter(([p]) => !benchTestPath(p)));
       cached = { dir, pool, all, index: null };
     }
     const here = cached;
