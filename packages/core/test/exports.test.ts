@@ -88,7 +88,7 @@ const MAIN = [
   'withFocus',
 ];
 const WORKER = ['ENGINE_CHOICES', 'WorkerCrashedError', 'createPrunerClient', 'isAbortError'];
-const INTEGRATIONS = ['describePrune', 'elidedRanges', 'formatRanges', 'withFocus'];
+const INTEGRATIONS = ['describePrune', 'elidedRanges', 'formatRanges', 'numberLines', 'withFocus'];
 const NODE = [...MAIN, 'DiskOverflowStore', 'OVERFLOW_KEY', 'configureFromEnvironment', 'defaultStateDir', 'loadPackIndex', 'packDirectory', 'readTree'];
 const BROWSER = [...MAIN, ...WORKER, 'bundledAssets', 'createPruner', 'currentModelUrl', 'useBundledAssets', 'workerInit'];
 

@@ -1,6 +1,6 @@
 /**
- * read_pruned's output: original line numbers in a `cat -n` style gutter, and a line range of
- * a file (to read what a pruned read elided without re-reading the whole file). Pure.
+ * read_pruned's line ranges of a file (to read what a pruned read elided without re-reading the
+ * whole file), numbered in the `cat -n` style gutter of core's numberLines (its pruned text). Pure.
  */
 
 /** The lines of a text as a reader counts them: a final newline ends the last line, it starts none. */
@@ -11,28 +11,8 @@ export function textLines(text: string): string[] {
 }
 
 /** `   12\t` gutters: the number right-aligned to the widest number of the file, then a tab. */
-function gutter(n: number | null, width: number): string {
-  return `${n === null ? ''.padStart(width) : String(n).padStart(width)}\t`;
-}
-
-/**
- * Each line of a pruned text behind its original line number (markers get an empty gutter).
- * `keptLines` are 1-based in `[1, totalLines]`; `offset` is added to each (a range read).
- */
-export function numberPruned(text: string, keptLines: readonly number[], totalLines: number, offset = 0): string {
-  if (text === '') return '';
-  const out = textLines(text);
-  const width = String(totalLines + offset).length;
-  // Output line → original line: a marker stands for each gap between kept lines (and at the end).
-  const origin: (number | null)[] = [];
-  let next = 1;
-  for (const line of keptLines) {
-    if (line > next) origin.push(null);
-    origin.push(line);
-    next = line + 1;
-  }
-  if (next <= totalLines) origin.push(null);
-  return out.map((l, i) => gutter(origin[i] === null || origin[i] === undefined ? null : origin[i] + offset, width) + l).join('\n');
+function gutter(n: number, width: number): string {
+  return `${String(n).padStart(width)}\t`;
 }
 
 /** Lines first..last (1-based, inclusive) of `lines`, numbered from `first`. */

@@ -23,7 +23,7 @@ import {
   type Scorer,
 } from '@ctxprune/core';
 import { packDirectory } from '@ctxprune/core/node';
-import { describePrune, formatRanges } from '@ctxprune/core/integrations';
+import { describePrune, formatRanges, numberLines } from '@ctxprune/core/integrations';
 import { binaryReason, hardLinkReason, readBounded } from './files.js';
 import { registerOverflowTool } from './overflow.js';
 import { registerPackTool } from './pack.js';
@@ -31,7 +31,7 @@ import { PathRefused, resolveInside } from './paths.js';
 import { locateJob, type LocateJobOptions, type LocateJobResult } from './locate.js';
 import { createCorePool, type PackJobOptions } from './pool.js';
 import { searchJob, type SearchJobOptions, type SearchJobResult } from './search.js';
-import { gaps, lineRange, numberPruned, numberRange, rangeHint, textLines } from './read.js';
+import { gaps, lineRange, numberRange, rangeHint, textLines } from './read.js';
 
 export const SERVER_NAME = 'ctxprune';
 export const SERVER_VERSION = '0.1.0';
@@ -220,7 +220,7 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
               : `[ctxprune: nothing elided; ${r.stats.totalLines} lines, ${r.stats.outputTokens} tokens]`);
         }
         header += invalidUtf8Note(w.rel, buf);
-        const body = numbered ? numberPruned(r.text, r.keptLines, r.stats.totalLines, offset) : r.text;
+        const body = numbered ? numberLines(r.text, r.keptLines, r.stats.totalLines, offset) : r.text;
         return text(bound(`${header}\n${body}`, limits.maxOutputChars));
       } catch (e) {
         return text(bound(`[ctxprune: not pruned (${oneLine(e)}); full content follows]\n${printable(raw)}`, limits.maxOutputChars));

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { gaps, lineRange, numberPruned, numberRange, textLines } from '../src/read.js';
+import { numberLines } from '@ctxprune/core/integrations';
+import { gaps, lineRange, numberRange, textLines } from '../src/read.js';
 import { startInMemoryServer, type McpTestServer } from './harness.js';
 
 describe('read helpers', () => {
@@ -17,8 +18,11 @@ describe('read helpers', () => {
     expect(textLines('a\n\n')).toEqual(['a', '']);
   });
   it('numbers a pruned text by its original lines; markers get an empty gutter', () => {
-    expect(numberPruned('a\n# …\nd\n# …', [1, 4], 12)).toBe(' 1\ta\n  \t# …\n 4\td\n  \t# …');
-    expect(numberPruned('# …\nc', [3], 3, 100)).toBe('   \t# …\n103\tc');
+    expect(numberLines('a\n# …\nd\n# …', [1, 4], 12)).toBe(' 1\ta\n  \t# …\n 4\td\n  \t# …');
+    expect(numberLines('# …\nc', [3], 3, 100)).toBe('   \t# …\n103\tc');
+    // The file's final newline stays, unnumbered, after a kept line or a marker alike.
+    expect(numberLines('a\n# …\n', [1], 3)).toBe('1\ta\n \t# …\n');
+    expect(numberLines('# …\nc\n', [3], 3)).toBe(' \t# …\n3\tc\n');
   });
   it('reads a range clamped to the file, or none', () => {
     expect(lineRange('a\nb\nc\n', 2, 9)).toEqual({ first: 2, last: 3, total: 3, lines: ['b', 'c'] });
@@ -88,7 +92,9 @@ describe('read_pruned arguments', { timeout: 60_000 }, () => {
 
   it("numbers a pruned read and points at a range read, with the file's own line count", async () => {
     const r = await call({ path: 'limiter.py', focus: 'Retry-After parsing', ratio: 6 });
-    const [header, ...body] = r.text.split('\n');
+    // The file ends with a newline, so does the read (whether its last line is kept or elided).
+    expect(r.text.endsWith('\n')).toBe(true);
+    const [header, ...body] = r.text.slice(0, -1).split('\n');
     expect(header).toMatch(new RegExp(`^limiter\\.py: \\[ctxprune: kept \\d+/${TOTAL} lines`));
     expect(header).toMatch(/read an elided range with read_pruned \{"path": "limiter\.py", "focus": "", "startLine": \d+, "endLine": \d+\}/);
     expect(header).not.toContain(`-${TOTAL + 1}`);
@@ -113,7 +119,7 @@ describe('read_pruned arguments', { timeout: 60_000 }, () => {
   it('prunes within a range, numbered by the file', async () => {
     const start = TOTAL - 40;
     const r = await call({ path: 'limiter.py', focus: 'Retry-After parsing', startLine: start, ratio: 4 });
-    const [header, ...body] = r.text.split('\n');
+    const [header, ...body] = r.text.replace(/\n$/, '').split('\n');
     expect(header).toMatch(new RegExp(`^limiter\\.py lines ${start}-${TOTAL} of ${TOTAL}: \\[ctxprune: kept \\d+/41 lines`));
     const nums = body
       .map((l) => /^ *(\d*)\t/.exec(l)![1])

@@ -11,7 +11,7 @@
 import { prune } from '../prune/pipeline.js';
 import type { PruneOptions, PruneResult } from '../prune/types.js';
 import { describeScorer, type Scorer } from '../scorers/types.js';
-import type { ElisionStyle } from '../text/elision.js';
+import { outputOrigin, type ElisionStyle } from '../text/elision.js';
 import type { TokenCounter } from '../text/tokens.js';
 
 /** Per-call fields the wrapped tool accepts next to the original arguments. */
@@ -79,6 +79,24 @@ export function formatRanges(ranges: readonly [number, number][], max = 12): str
   const parts = ranges.slice(0, max).map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`));
   if (ranges.length > max) parts.push(`… (${ranges.length - max} more)`);
   return parts.join(', ');
+}
+
+/**
+ * A pruned text with each line behind its original line number, `cat -n` style: the number
+ * right-aligned to the widest one (`totalLines + offset`), then a tab; a marker gets an empty
+ * gutter. `keptLines` are 1-based in [1, totalLines]; `offset` is added to each (a range read).
+ * The text's final newline, if any, stays and is not numbered. What `ctxprune prune
+ * --line-numbers`, `ctxprune pack --line-numbers` and MCP read_pruned print.
+ */
+export function numberLines(text: string, keptLines: readonly number[], totalLines: number, offset = 0): string {
+  if (text === '') return '';
+  const final = text.endsWith('\n');
+  const out = (final ? text.slice(0, -1) : text).split('\n');
+  const origin = outputOrigin(keptLines, totalLines);
+  const width = String(totalLines + offset).length;
+  const blank = ' '.repeat(width);
+  const numbered = out.map((line, i) => `${i < origin.length && origin[i] >= 0 ? String(origin[i] + 1 + offset).padStart(width) : blank}\t${line}`);
+  return numbered.join('\n') + (final ? '\n' : '');
 }
 
 /** The header of a pruned read: what was elided and how to read the rest. */

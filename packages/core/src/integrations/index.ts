@@ -1,3 +1,3 @@
 /** Agent integrations: the focus-question wrapper and the helpers it shares with the MCP server. */
-export { withFocus, describePrune, elidedRanges, formatRanges } from './focus.js';
+export { withFocus, describePrune, elidedRanges, formatRanges, numberLines } from './focus.js';
 export type { FocusArgs, WithFocusOptions } from './focus.js';

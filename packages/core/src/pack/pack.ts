@@ -18,7 +18,7 @@
 import { degradation, type PackDegradation } from '../degradations.js';
 import { CtxpruneError } from '../errors.js';
 import { pythonImports, jsImports } from '../cards/imports.js';
-import { elidedRanges, formatRanges } from '../integrations/focus.js';
+import { elidedRanges, formatRanges, numberLines } from '../integrations/focus.js';
 import { documentScoreFromScorer, type DocumentScoreFn } from '../locate/document-score.js';
 import { buildFileIndex, cachedTerms, type FileIndex } from '../locate/file-index.js';
 import { locateFiles } from '../locate/rank.js';
@@ -28,7 +28,6 @@ import { idf } from '../retrieval/bm25.js';
 import { LexicalScorer } from '../scorers/lexical.js';
 import type { Scorer } from '../scorers/types.js';
 import { termsOf } from '../text/identifiers.js';
-import { outputOrigin } from '../text/elision.js';
 import { lineCount, splitLines } from '../text/lines.js';
 import { checkedCounter, loadDefaultTokenCounter, measureTokens, type TokenCounter } from '../text/tokens.js';
 
@@ -320,16 +319,6 @@ function header(path: string, kept: number, total: number, elided: [number, numb
   return `### ${path} (kept ${kept}/${total} lines; elided ${formatRanges(elided, 12)})`;
 }
 
-/** The pruned text with each kept line prefixed by its original number (markers padded). */
-function numbered(text: string, keptLines: readonly number[], total: number): string {
-  const out = splitLines(text);
-  const origin = outputOrigin(keptLines, total);
-  const w = String(total).length;
-  const pad = ' '.repeat(w);
-  // `cat -n` style, as read_pruned: the number right-aligned, then a tab; markers get a blank gutter.
-  return out.map((line, i) => `${i < origin.length && origin[i] >= 0 ? String(origin[i] + 1).padStart(w) : pad}\t${line}`).join('\n');
-}
-
 interface Block {
   path: string;
   head: string;
@@ -487,7 +476,8 @@ export async function packContext(options: PackContextOptions): Promise<PackCont
           ...(signal ? { signal } : {}),
         });
         keptLines = r.keptLines;
-        body = r.text;
+        // A block ends at its last line, as a whole file's does: the blocks are joined by a blank line.
+        body = r.text.endsWith('\n') ? r.text.slice(0, -1) : r.text;
         for (const d of r.stats.degraded)
           if (d.code !== 'BUDGET_TOO_SMALL' && d.code !== 'EMPTY_QUERY') degraded.push(degradation('FILE_DEGRADED', `${f.path}: ${d.message}`));
       } catch (e) {
@@ -498,7 +488,8 @@ export async function packContext(options: PackContextOptions): Promise<PackCont
       if (!keptLines.length) return null;
     }
     const elided = elidedRanges(keptLines, totalLines);
-    if (lineNumbers) body = numbered(body, keptLines, totalLines);
+    // `cat -n` gutters, as read_pruned and `ctxprune prune --line-numbers`.
+    if (lineNumbers) body = numberLines(body, keptLines, totalLines);
     const head = header(f.path, keptLines.length, totalLines, elided);
     return {
       path: f.path,

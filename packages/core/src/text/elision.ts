@@ -79,9 +79,10 @@ export function outputOrigin(keptLines: readonly number[], totalLines: number): 
 }
 
 /**
- * Join kept lines and markers with '\n'. The text ends with the file's final newline when its
- * last line is kept (whatever `keep` says of the empty string after that newline, which is no
- * line: it has no origin entry and no marker of its own).
+ * Join kept lines and markers with '\n'. The text ends with a newline exactly when the file does,
+ * whether its last line is kept or stands in a marker (the empty string after that newline is no
+ * line: it has no origin entry and no marker of its own, whatever `keep` says of it). Kept lines
+ * are never altered; a file without a final newline gives a text without one.
  */
 export function renderKept(lines: string[], keep: Uint8Array, prefix: string, cr: string, style: ElisionStyle = 'bare'): Rendered {
   const out: string[] = [];
@@ -101,7 +102,7 @@ export function renderKept(lines: string[], keep: Uint8Array, prefix: string, cr
     origin.push(-1);
     t = e + 1;
   }
-  if (n < lines.length && n > 0 && keep[n - 1]) out.push('');
+  if (n < lines.length && out.length > 0) out.push('');
   return { text: out.join('\n'), origin: Int32Array.from(origin) };
 }
 

@@ -134,6 +134,8 @@ describe('packContext', { timeout: 60_000 }, () => {
         expect(counter.count(r.text), `${tokens} ${lineNumbers}`).toBeLessThanOrEqual(tokens);
         expect(r.tokens).toBe(counter.count(r.text));
         expectByteIdentical(r, files, lineNumbers);
+        // No gutter without a number or a marker (the final newline of a pruned text is not a line).
+        if (lineNumbers) expect(r.text, `${tokens}`).not.toMatch(/^ *\t\r?$/m);
       }
     }
   });

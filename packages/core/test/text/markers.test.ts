@@ -27,10 +27,33 @@ describe('line counts', () => {
     // Last line kept: the text keeps the file's final newline, whatever keep says of the empty string.
     expect(renderKept(lines, Uint8Array.from([1, 0, 1, 0]), '#', '').text).toBe('a\n# …\nc\n');
     expect(renderKept(lines, Uint8Array.from([1, 0, 1, 1]), '#', '').text).toBe('a\n# …\nc\n');
-    // Last line elided: one marker for it, no trailing newline of its own.
+    // Last line elided: one marker for it, and the file's final newline after the marker.
     const r = renderKept(lines, Uint8Array.from([1, 0, 0, 1]), '#', '', 'compact');
-    expect(r.text).toBe('a\n# … lines 2–3');
+    expect(r.text).toBe('a\n# … lines 2–3\n');
     expect(Array.from(r.origin)).toEqual([0, -1]);
+  });
+  it('the text ends with a newline exactly when the file does, whatever is kept (#21)', () => {
+    for (const [source, cr] of [
+      ['a\nb\nc\n', ''],
+      ['a\nb\nc', ''],
+      ['a\r\nb\r\nc\r\n', '\r'],
+    ] as const) {
+      const lines = splitLines(source);
+      const n = lineCount(lines);
+      for (let mask = 0; mask < 1 << n; mask++) {
+        const keep = Uint8Array.from({ length: lines.length }, (_, i) => (i < n ? (mask >> i) & 1 : 0));
+        const text = renderKept(lines, keep, '#', cr).text;
+        expect(text.endsWith('\n'), `${JSON.stringify(source)} keep ${mask.toString(2)}`).toBe(source.endsWith('\n'));
+        // Kept lines are the file's lines byte for byte (the last one too, with or without its newline).
+        const out = splitLines(text);
+        const kept = [...Array(n).keys()].filter((i) => keep[i]).map((i) => i + 1);
+        outputOrigin(kept, n).forEach((t, k) => {
+          if (t >= 0) expect(out[k]).toBe(lines[t]);
+        });
+      }
+    }
+    // A CRLF file whose last line is elided ends with the marker's own CRLF.
+    expect(renderKept(splitLines('a\r\nb\r\n'), Uint8Array.from([1, 0, 0]), '//', '\r').text).toBe('a\r\n// …\r\n');
   });
   it('outputOrigin agrees with renderKept on files ending with a newline', () => {
     const n = 7;

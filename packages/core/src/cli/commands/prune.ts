@@ -1,6 +1,6 @@
 import v8 from 'node:v8';
 import { CtxpruneError } from '../../errors.js';
-import { elidedRanges, formatRanges } from '../../integrations/focus.js';
+import { elidedRanges, formatRanges, numberLines } from '../../integrations/focus.js';
 import { prune } from '../../prune/pipeline.js';
 import { availableScorers, resolveScorer } from '../../scorers/registry.js';
 import { loadParser } from '../../syntax/loader.js';
@@ -98,9 +98,13 @@ function parseBackend(v: string): Backend {
 export const command: Command = {
   summary: 'prune one file for a query under a token budget',
   usage:
-    'ctxprune prune FILE|- --query TEXT (--ratio R | --tokens N) [--language L] [--scorer lexical|neural|auto] [--backend js|wasm|auto] [--elision bare|compact|verbose] [--json] [--timings] [--no-repair|--no-dependency|--single-head|--no-gate]',
+    'ctxprune prune FILE|- --query TEXT (--ratio R | --tokens N) [--language L] [--scorer lexical|neural|auto] [--backend js|wasm|auto] [--elision bare|compact|verbose] [--line-numbers] [--json] [--timings] [--no-repair|--no-dependency|--single-head|--no-gate]',
   async run(argv, io) {
-    const args = parseArgs(argv, ['json', 'timings', ...ABLATION_FLAGS], ['query', 'ratio', 'tokens', 'language', 'scorer', 'elision', 'backend']);
+    const args = parseArgs(
+      argv,
+      ['json', 'timings', 'line-numbers', ...ABLATION_FLAGS],
+      ['query', 'ratio', 'tokens', 'language', 'scorer', 'elision', 'backend'],
+    );
     const file = args.positionals[0];
     if (!file) throw new CtxpruneError('INVALID_OPTION', `a FILE (or - for stdin) is required\nusage: ${this.usage}`);
     if (args.positionals.length > 1)
@@ -165,13 +169,21 @@ export const command: Command = {
     startup.total = round(performance.now());
     const utf8Note = invalidUtf8Note(replaced, file === '-' ? 'stdin' : file);
     if (utf8Note) result.stats.degraded.push(utf8Note);
+    // Original line numbers in a `cat -n` gutter, as `pack --line-numbers` and MCP read_pruned
+    // (outside the budget: stats count the pruned text itself).
+    if (boolFlag(args, 'line-numbers')) result.text = numberLines(result.text, result.keptLines, result.stats.totalLines);
     if (boolFlag(args, 'json')) {
       io.out(JSON.stringify(timings ? { ...result, startup } : result));
     } else {
-      io.out(result.text);
+      // The text as it is: it ends with a newline exactly when the file does (`--ratio 1` prints
+      // the file byte for byte).
+      (io.raw ?? io.out)(result.text);
+      // A file without a final newline leaves the terminal's cursor after its last line.
+      const glued = result.text !== '' && !result.text.endsWith('\n') && process.stdout.isTTY === true;
       const s = result.stats;
       io.err(
-        `ctxprune: ${s.originalTokens} → ${s.outputTokens} tokens (budget ${s.budgetTokens}, ${s.achievedRatio.toFixed(2)}×), ` +
+        (glued ? '\n' : '') +
+          `ctxprune: ${s.originalTokens} → ${s.outputTokens} tokens (budget ${s.budgetTokens}, ${s.achievedRatio.toFixed(2)}×), ` +
           `${s.keptLineCount}/${s.totalLines} lines, ${s.language ?? 'unknown language'}, scorer ${describeScorer(s)}, repair ${s.repair}, ${s.ms.toFixed(1)} ms` +
           // The markers in the text need not carry line numbers: the ranges are here, off the budget.
           (s.keptLineCount < s.totalLines ? `\nelided lines: ${formatRanges(elidedRanges(result.keptLines, s.totalLines), 40)}` : '') +
