@@ -6,9 +6,15 @@
  * --transcripts val`, 54) the read that holds the fix scores first of the five reads in 42 by
  * the model's document score, 33 by BM25; on the 48 of `--transcripts wide`, 26 and 25. Opt-in:
  * it loads the model (seconds) on the first compaction. Loaded lazily.
+ *
+ * Besides the text, the transcript names files: a grep result lists `path:line:` hits, a traceback
+ * its frames, the task or the agent's plan a file. `namedScores` counts, for each tool result whose
+ * call names a file (pairs.ts), the lines of the other messages that name that path; the task-aware
+ * strategies blend it into the whole message's relevance (`mentionWeight`, relevance.ts).
  */
 import type { DocumentScoreFn } from '../locate/document-score.js';
-import type { CompactOptions } from './types.js';
+import type { Pairs } from './pairs.js';
+import type { CompactOptions, Message } from './types.js';
 
 /** The document score the task-aware strategies rate whole messages with, or null for BM25. */
 export async function documentEvidence(scorer: CompactOptions['documentScorer']): Promise<DocumentScoreFn | null> {
@@ -17,4 +23,42 @@ export async function documentEvidence(scorer: CompactOptions['documentScorer'])
   // A scorer that does not load (an unknown name, 'neural' without its model) leaves BM25.
   const loaded = typeof scorer === 'string' ? await resolveScorer(scorer).catch(() => null) : scorer;
   return loaded ? documentScoreFromScorer(loaded) : null;
+}
+
+/** A character that may continue a path (so `lib/a.js` is not named by `lib/a.jsx` or `mylib/a.js`). */
+const PATH_CHAR = /[\w.\-/\\]/;
+
+/** Whether `line` names `path`: the path, preceded by a '/' or a character no path holds, and not continued by one. */
+export function namesPath(line: string, path: string): boolean {
+  for (let at = line.indexOf(path); at >= 0; at = line.indexOf(path, at + 1)) {
+    const before = at === 0 ? '' : line[at - 1];
+    const end = at + path.length;
+    // A sentence's full stop after the path is not part of it.
+    const after = line[end] === '.' && !PATH_CHAR.test(line[end + 1] ?? '') ? '' : (line[end] ?? '');
+    if ((before === '/' || !PATH_CHAR.test(before)) && !PATH_CHAR.test(after)) return true;
+  }
+  return false;
+}
+
+/**
+ * For each message of `msgs`: how strongly the rest of the transcript names the file its call
+ * reads, log(1 + lines naming it) / log(1 + the most any of `msgs` gets), in 0..1; all zeros when
+ * no file is named (then the evidence says nothing). A message's own call does not count, nor
+ * paths shorter than 3 characters.
+ */
+export function namedScores(messages: readonly Message[], pairs: Pairs, msgs: readonly number[]): number[] {
+  const counts = msgs.map((i) => {
+    const f = pairs.fileOf.get(i);
+    const path = f === undefined ? '' : f.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+    if (path.length < 3) return 0;
+    const own = pairs.callOf.get(i);
+    let n = 0;
+    messages.forEach((m, j) => {
+      if (j === i || j === own || !m.content.includes(path)) return;
+      for (const line of m.content.split('\n')) if (namesPath(line, path)) n++;
+    });
+    return n;
+  });
+  const max = Math.max(0, ...counts);
+  return counts.map((c) => (max > 0 ? Math.log1p(c) / Math.log1p(max) : 0));
 }

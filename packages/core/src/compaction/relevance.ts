@@ -52,7 +52,9 @@ const DOC_WEIGHT = 0.5;
  * file deserves more of its lines than a file that only shares a few words with it), normalised
  * over everything but the request itself (which would set the scale: it matches itself best) —
  * the request's cuts (`isQuery`) get 1. The whole message's relevance is `documentScore`'s when
- * given and no hook is (min-max over the messages: see evidence.ts), else the same BM25 / hook.
+ * given and no hook is (min-max over the messages: see evidence.ts), else the same BM25 / hook;
+ * with `named` (how strongly the rest of the transcript names each message's file, 0..1, see
+ * evidence.ts) and some file named, it is (1 − namedWeight) · that + namedWeight · named.
  * A failing relevance hook falls back to lexical BM25, said in `degraded`; returns the backend
  * that scored.
  */
@@ -65,6 +67,7 @@ export async function rateUnits(
   timeoutMs: number,
   degraded: CompactionDegradation[],
   documentScore?: DocumentScoreFn,
+  named?: { scores: (msgs: number[]) => number[]; weight: number },
 ): Promise<'lexical-bm25' | 'custom'> {
   let backend: 'lexical-bm25' | 'custom' = custom ? 'custom' : 'lexical-bm25';
   const scored = units.filter((u) => !isQuery(u));
@@ -90,7 +93,9 @@ export async function rateUnits(
   const docScores = await (
     documentScore && !custom ? documentScore(goal, msgs.map(docText)).then(minMax) : scoreRelevance(goal, msgs.map(docText), custom, timeoutMs)
   ).catch(() => msgs.map(() => 0));
-  msgs.forEach((i, k) => docRel.set(i, docScores[k]));
+  const byName = named && named.weight > 0 ? named.scores(msgs) : [];
+  const w = byName.some((x) => x > 0) ? named!.weight : 0;
+  msgs.forEach((i, k) => docRel.set(i, (1 - w) * docScores[k] + w * (byName[k] ?? 0)));
   scored.forEach((u, k) => {
     u.relevance = (1 - DOC_WEIGHT) * relevance[k] + DOC_WEIGHT * (docRel.get(u.msg) ?? 0);
   });

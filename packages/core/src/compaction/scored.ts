@@ -6,7 +6,7 @@
 import { noteOnce, type CompactionDegradation } from '../degradations.js';
 import type { MigScore } from '../select/types.js';
 import { latestUserIndex, type ResolvedGoal } from './goal.js';
-import { documentEvidence } from './evidence.js';
+import { documentEvidence, namedScores } from './evidence.js';
 import { hookTimeout } from './hooks.js';
 import { offersOf, type Offer } from './offers.js';
 import { packUnits } from './packing.js';
@@ -64,8 +64,10 @@ export async function scored(
 
   const units = buildUnits(ctx, offers, owners, softSet, callOfResult, groupOf(messages, opt.groupBy, opt.turnWindow));
   const isQuery = (u: { msg: number }) => ctx.protectedBy[u.msg] === 'latest-user' && opt.strategy !== 'mig';
-  // Whole messages by a line scorer's document score (evidence.ts); plain MIG has no goal.
-  const docScore = opt.strategy === 'mig' || options.relevance ? null : await documentEvidence(options.documentScorer);
+  // Whole messages by a line scorer's document score and by the files the transcript names
+  // (evidence.ts); plain MIG has no goal, a relevance hook decides alone.
+  const taskAware = opt.strategy !== 'mig' && !options.relevance;
+  const docScore = taskAware ? await documentEvidence(options.documentScorer) : null;
   dump.relevanceBackend = await rateUnits(
     goal,
     units,
@@ -75,6 +77,7 @@ export async function scored(
     hookTimeout(options.hookTimeoutMs),
     degraded,
     docScore ?? undefined,
+    taskAware ? { scores: (msgs) => namedScores(messages, ctx.pairs, msgs), weight: opt.mentionWeight } : undefined,
   );
   // The protected messages' smallest cuts are given (context, paid up front); the rest compete.
   const given = units.filter((u) => softSet.has(u.msg) && u.level === 0);

@@ -85,6 +85,14 @@ export interface CompactOptions {
    * evidence.ts for what the model's score changes on the validation transcripts.
    */
   documentScorer?: PruneOptions['scorer'] | 'bm25';
+  /**
+   * Weight of the transcript's own evidence in a message's relevance as a whole (task_aware,
+   * task_aware_mig; not with a `relevance` hook): how many lines of the other messages name the
+   * file the message's call reads (grep hits, traceback frames, the task naming the file), blended
+   * with the document score as (1 − w) · document + w · named when some file is named. 0..1;
+   * default 0.3; 0 turns it off. See evidence.ts.
+   */
+  mentionWeight?: number;
   /** Counts the budget. Default o200k_base. */
   tokenCounter?: TokenCounter;
   /**

@@ -67,6 +67,7 @@ export interface ResolvedOptions {
   temperature: number;
   levels: number[];
   similarity: 'shingles' | 'terms';
+  mentionWeight: number;
 }
 
 /** A bad option value for a message: primitives as String() writes them, objects by kind (not `[object Object]`). */
@@ -92,6 +93,15 @@ function finite(v: unknown, name: string, dflt: number, positive: boolean): numb
   if (typeof v !== 'number' || !Number.isFinite(v) || (positive ? v <= 0 : v < 0)) {
     fail(`${name} must be a ${positive ? 'positive' : 'non-negative'} finite number, got ${shown(v)}`);
   }
+  return v;
+}
+
+/** Default weight of the files the transcript names in a message's relevance (types.ts mentionWeight). */
+export const MENTION_WEIGHT = 0.3;
+
+function unitInterval(v: unknown, name: string, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1) fail(`${name} must be a number from 0 to 1, got ${shown(v)}`);
   return v;
 }
 
@@ -131,5 +141,6 @@ export function validateOptions(options: unknown): ResolvedOptions {
     temperature: finite(o.temperature, 'temperature', 0.3, true),
     levels: [...(o.levels ?? [0.125, 0.25, 0.5])].sort((a, b) => a - b),
     similarity: o.similarity ?? 'shingles',
+    mentionWeight: unitInterval(o.mentionWeight, 'mentionWeight', MENTION_WEIGHT),
   };
 }

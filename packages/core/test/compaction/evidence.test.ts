@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/compaction/compact.js';
-import { documentEvidence } from '../../src/compaction/evidence.js';
+import { documentEvidence, namedScores, namesPath } from '../../src/compaction/evidence.js';
+import { pairsOf } from '../../src/compaction/pairs.js';
 import { minMax } from '../../src/compaction/relevance.js';
 import type { Message } from '../../src/compaction/types.js';
 import type { Scorer, ScorerOutput } from '../../src/scorers/types.js';
@@ -94,6 +95,63 @@ describe('compaction: which read gets the budget (documentScorer)', () => {
   it('documentScorer must be a name or a scorer', async () => {
     await expect(compact(messages, { strategy: 'task_aware', tokens: 70, tokenCounter: words, documentScorer: 42 as never })).rejects.toThrow(
       'documentScorer must be a scorer name, "bm25" or an object with a score() method',
+    );
+  });
+});
+
+describe('compaction: the files the transcript names (mentionWeight)', () => {
+  const call = (id: string, name: string, args: unknown, content = ''): Message => ({
+    id,
+    role: 'assistant',
+    content,
+    toolCalls: [{ id: `call_${id}`, name, arguments: JSON.stringify(args) }],
+  });
+  const result = (id: string, name: string, content: string): Message => ({ id: `t-${id}`, role: 'tool', toolName: name, toolCallId: `call_${id}`, content });
+  // Two reads that share the goal's words equally; only the grep names one of them.
+  const body = (fn: string) => `def ${fn}(raw):\n    value = raw.strip()\n    return convert the value and check the value again here for the caller`;
+  const transcript: Message[] = [
+    { id: 'sys', role: 'system', content: 'You are a coding agent.' },
+    { id: 'u1', role: 'user', content: 'The value conversion is wrong' },
+    call('grep', 'grep', { pattern: 'convert' }),
+    result('grep', 'grep', 'pkg/convert.py:3:    return convert the value\npkg/convert.py:9:def convert(x):\ntests/test_convert.py:4:convert(1)'),
+    call('r1', 'read_file', { path: 'pkg/convert.py' }, 'Reading pkg/convert.py.'),
+    result('r1', 'read_file', body('first')),
+    call('r2', 'read_file', { path: './pkg/other.py' }, 'Reading pkg/other.py.'),
+    result('r2', 'read_file', body('other')),
+    { id: 'u2', role: 'user', content: 'The value conversion is wrong: convert the value' },
+    call('test', 'run_tests', {}),
+    result('test', 'run_tests', '1 failed'),
+  ];
+
+  it('namesPath: the path whole, after a directory or a non-path character, not inside a longer name', () => {
+    expect(namesPath('lib/a.js:12: x = 1', 'lib/a.js')).toBe(true);
+    expect(namesPath('  File "/home/u/repo/lib/a.js", line 3', 'lib/a.js')).toBe(true);
+    expect(namesPath('See lib/a.js.', 'lib/a.js')).toBe(true);
+    expect(namesPath('mylib/a.js:1:', 'lib/a.js')).toBe(false);
+    expect(namesPath('lib/a.jsx:1:', 'lib/a.js')).toBe(false);
+    expect(namesPath('lib/a.js.map', 'lib/a.js')).toBe(false);
+  });
+
+  it('namedScores: lines of the other messages naming the read file (log-scaled, 0..1); its own call does not count', () => {
+    const pairs = pairsOf(transcript);
+    // t-r1 (index 5) is named by two grep lines; t-r2 (index 7, "./pkg/other.py") only by its own call.
+    expect(namedScores(transcript, pairs, [3, 5, 7])).toEqual([0, 1, 0]);
+    const none = transcript.map((m) => (m.id === 't-grep' ? { ...m, content: '(no matches)' } : m));
+    expect(namedScores(none, pairsOf(none), [3, 5, 7])).toEqual([0, 0, 0]);
+  });
+
+  it('the read the grep names gets the budget; mentionWeight 0 leaves the tie to recency', async () => {
+    const named = await compact(transcript, { strategy: 'task_aware', tokens: 62, tokenCounter: words });
+    expect(named.evicted).toContain('t-r2');
+    expect(named.evicted).not.toContain('t-r1');
+    const off = await compact(transcript, { strategy: 'task_aware', tokens: 62, tokenCounter: words, mentionWeight: 0 });
+    expect(off.evicted).toContain('t-r1');
+    expect(off.evicted).not.toContain('t-r2');
+  });
+
+  it('mentionWeight is a number from 0 to 1', async () => {
+    await expect(compact(transcript, { strategy: 'task_aware', tokens: 62, tokenCounter: words, mentionWeight: 2 })).rejects.toThrow(
+      'mentionWeight must be a number from 0 to 1, got 2',
     );
   });
 });

@@ -110,11 +110,12 @@ async function compactionSuite(argv: string[], io: CliIo): Promise<number> {
   let transcripts: BenchTranscript[];
   let what: string;
   let check: ((text: string) => number) | undefined;
+  // --split: the even or odd positions of the cases or identifiers file (a tuning half and a confirming half).
+  const split = stringFlag(args, 'split') ?? 'all';
+  if (!['all', 'even', 'odd'].includes(split)) throw new CtxpruneError('INVALID_OPTION', `--split is all, even or odd; got "${split}"`);
   if (which === 'cases') {
     const casesPath = stringFlag(args, 'cases') ?? DEFAULT_CASES;
     const poolsDir = stringFlag(args, 'pools') ?? 'data/pools';
-    const split = stringFlag(args, 'split') ?? 'all';
-    if (!['all', 'even', 'odd'].includes(split)) throw new CtxpruneError('INVALID_OPTION', `--split is all, even or odd; got "${split}"`);
     const all = (await readCases(casesPath)) as DevCase[];
     let cases = split === 'even' ? all.filter((_, i) => i % 2 === 0) : split === 'odd' ? all.filter((_, i) => i % 2 === 1) : all;
     if (limit > 0) cases = cases.slice(0, limit);
@@ -132,7 +133,7 @@ async function compactionSuite(argv: string[], io: CliIo): Promise<number> {
         `no mirrors at ${mirrors.dir}: --transcripts ${which} reads bare git mirrors DIR/<owner>+<name>/repo, given by --mirror DIR or $CTXPRUNE_MIRROR (default data/mirror)`,
       );
     }
-    const ids = JSON.parse(await readFile(idsPath, 'utf8')) as TranscriptId[];
+    const ids = (JSON.parse(await readFile(idsPath, 'utf8')) as TranscriptId[]).filter((_, i) => split === 'all' || i % 2 === (split === 'even' ? 0 : 1));
     transcripts = (limit ? ids.slice(0, limit) : ids).filter((x) => existsSync(mirrors.gitDir(x.repo))).map((x) => buildValTranscript(mirrors, x));
     // "Over budget" counted independently of the library's counter: js-tiktoken's o200k_base.
     const { Tiktoken } = await import('js-tiktoken/lite');
@@ -140,7 +141,7 @@ async function compactionSuite(argv: string[], io: CliIo): Promise<number> {
     const ref = new Tiktoken(ranks);
     check = (text) => ref.encode(text, 'all').length;
     const repos = [...new Set(transcripts.map((t) => t.repo))];
-    what = `${transcripts.length} transcripts of ${idsPath} from ${repos.length} repositories (${repos.join(', ')}), mirrors ${mirrors.dir}; over budget counted with js-tiktoken`;
+    what = `${transcripts.length} transcripts of ${idsPath}${split === 'all' ? '' : ` (${split} positions)`} from ${repos.length} repositories (${repos.join(', ')}), mirrors ${mirrors.dir}; over budget counted with js-tiktoken`;
   }
   const ratios = ratiosFromArgs(args, which === 'cases' ? [4] : [4, 8]);
   const result = await runCompactionBench(transcripts, variants, counter, { ratios, ...(check ? { check } : {}) });
@@ -319,7 +320,7 @@ export const command: Command = {
   usage:
     'ctxprune bench [prune] --cases CASES.jsonl --ratio R [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--out RESULTS.jsonl] [--tune name=value,…] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl] | --speed [--cases CASES.jsonl]' +
     ' | ctxprune bench compaction [--cases CASES.jsonl] [--pools DIR] [--ratios 4] [--limit N] [--split all|even|odd] [--strategies …] [--variants …] [--scorer S] [--json]' +
-    ' | ctxprune bench compaction --transcripts val|wide|IDS.json [--mirror DIR] [--ratios 4,8] [--limit N] [--strategies …] [--scorer S] [--json]' +
+    ' | ctxprune bench compaction --transcripts val|wide|IDS.json [--mirror DIR] [--ratios 4,8] [--limit N] [--split all|even|odd] [--strategies …] [--variants …] [--scorer S] [--json]' +
     ' | ctxprune bench compaction --select CASES.jsonl --ids OUT.json [--per-repo 6]' +
     ' | ctxprune bench locate --instances I.jsonl --pools DIR [--out R.jsonl] | ctxprune bench pack [--instances I.jsonl] [--budgets …] [--out ROWS.jsonl]' +
     ' | ctxprune bench rank [--cases CASES.jsonl] [--model PATH] [--by chars|tokens] [--ratios 4,8] [--json]' +
