@@ -19,8 +19,35 @@ export function crfParams(transitions: [number, number, number, number], start: 
 function logAdd(a: number, b: number): number {
   if (a === -Infinity) return b;
   if (b === -Infinity) return a;
-  return a > b ? a + Math.log1p(Math.exp(b - a)) : b + Math.log1p(Math.exp(a - b));
+  return a > b ? a + softplus(b - a) : b + softplus(a - b);
 }
+
+/**
+ * log(1 + e^d), remembered by d's exact value in a small direct-mapped table: the same d gives
+ * the same bits, computed or looked up. Forward–backward over a run of identical lines (a
+ * million blank lines) sees ~100 distinct d among 5 million, so the two transcendental calls
+ * that dominate it are mostly skipped; elsewhere a miss costs a hash and a compare.
+ */
+function softplus(d: number): number {
+  const h = slot(d);
+  if (SP_KEYS[h] === d) return SP_VALUES[h];
+  const v = Math.log1p(Math.exp(d));
+  SP_KEYS[h] = d;
+  SP_VALUES[h] = v;
+  return v;
+}
+
+/** A table slot from the bits of x. */
+function slot(x: number): number {
+  BITS_VIEW[0] = x;
+  return Math.imul(BITS_WORDS[0] ^ BITS_WORDS[1], 0x9e3779b1) >>> (32 - MEMO_BITS);
+}
+const MEMO_BITS = 10;
+/** Keys start as NaN, which equals nothing (a NaN d is computed every time, as before). */
+const SP_KEYS = new Float64Array(1 << MEMO_BITS).fill(Number.NaN);
+const SP_VALUES = new Float64Array(1 << MEMO_BITS);
+const BITS_VIEW = new Float64Array(1);
+const BITS_WORDS = new Uint32Array(BITS_VIEW.buffer);
 
 /**
  * Most likely state sequence. `keepBias` is added to every keep emission (budget calibration
@@ -73,14 +100,16 @@ export function viterbi(emissions: ArrayLike<number>, params: CrfParams, keepBia
 
 /**
  * Forward-backward: per-line marginal P(keep) and the log partition function.
- * Stable for any magnitude of emissions (log-sum-exp at every step).
+ * Stable for any magnitude of emissions (log-sum-exp at every step). `scratch` (at least
+ * 2 × lines long) holds the forward scores instead of a new array: callers that run several
+ * passes over one file share it.
  */
-export function marginals(emissions: ArrayLike<number>, params: CrfParams, keepBias = 0): { keep: Float64Array; logZ: number } {
+export function marginals(emissions: ArrayLike<number>, params: CrfParams, keepBias = 0, scratch?: Float64Array): { keep: Float64Array; logZ: number } {
   const n = emissions.length >> 1;
   const keep = new Float64Array(n);
   if (n === 0) return { keep, logZ: 0 };
   const T = params.transitions;
-  const alpha = new Float64Array(2 * n);
+  const alpha = scratch && scratch.length >= 2 * n ? scratch : new Float64Array(2 * n);
   alpha[0] = params.start[0] + emissions[0];
   alpha[1] = params.start[1] + emissions[1] + keepBias;
   for (let t = 1; t < n; t++) {

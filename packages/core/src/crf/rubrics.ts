@@ -88,7 +88,11 @@ export interface RubricMarginals {
   fused: Float64Array;
 }
 
-/** Each CRF's marginals: one forward–backward pass over every line each. */
+/** Each CRF's marginals: one forward–backward pass over every line each (sharing one scratch array). */
 export function rubricMarginals(r: RubricEmissions, fused: Float64Array, keepBias = 0): RubricMarginals {
-  return { heads: r.heads.map((E, k) => marginals(E, r.headCrfs[k]).keep), fused: marginals(fused, r.fusedCrf, keepBias).keep };
+  const scratch = new Float64Array(2 * r.n);
+  return {
+    heads: r.heads.map((E, k) => marginals(E, r.headCrfs[k], 0, scratch).keep),
+    fused: marginals(fused, r.fusedCrf, keepBias, scratch).keep,
+  };
 }

@@ -79,6 +79,63 @@ describe('linear-chain CRF', () => {
     expect(Array.from(v.path.slice(0, 4))).toEqual([1, 0, 1, 0]);
   });
 
+  it('marginals are bit for bit those of the plain log-sum-exp, on runs of identical lines and random emissions, with and without a shared scratch', () => {
+    // The reference: the forward-backward of chain.ts with Math.log1p(Math.exp(·)) at every step
+    // (chain.ts remembers that function by its argument's bits; the bits must not change).
+    const lae = (a: number, b: number) =>
+      a === -Infinity ? b : b === -Infinity ? a : a > b ? a + Math.log1p(Math.exp(b - a)) : b + Math.log1p(Math.exp(a - b));
+    const plain = (em: Float64Array, p: ReturnType<typeof crfParams>, bias: number) => {
+      const n = em.length >> 1;
+      const T = p.transitions;
+      const alpha = new Float64Array(2 * n);
+      const keep = new Float64Array(n);
+      alpha[0] = p.start[0] + em[0];
+      alpha[1] = p.start[1] + em[1] + bias;
+      for (let t = 1; t < n; t++) {
+        alpha[2 * t] = lae(alpha[2 * t - 2] + T[0], alpha[2 * t - 1] + T[2]) + em[2 * t];
+        alpha[2 * t + 1] = lae(alpha[2 * t - 2] + T[1], alpha[2 * t - 1] + T[3]) + em[2 * t + 1] + bias;
+      }
+      const logZ = lae(alpha[2 * n - 2] + p.end[0], alpha[2 * n - 1] + p.end[1]);
+      let b0 = p.end[0],
+        b1 = p.end[1];
+      for (let t = n - 1; t >= 0; t--) {
+        const m0 = alpha[2 * t] + b0,
+          m1 = alpha[2 * t + 1] + b1;
+        keep[t] = Math.exp(m1 - lae(m0, m1));
+        if (t > 0) {
+          const e0 = em[2 * t] + b0,
+            e1 = em[2 * t + 1] + bias + b1;
+          b0 = lae(T[0] + e0, T[1] + e1);
+          b1 = lae(T[2] + e0, T[3] + e1);
+        }
+      }
+      return { keep, logZ };
+    };
+    /** The first line whose marginal differs in any bit, or -1. */
+    const firstDiff = (a: Float64Array, b: Float64Array) => {
+      const x = new BigUint64Array(a.buffer),
+        y = new BigUint64Array(b.buffer);
+      for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return i;
+      return x.length === y.length ? -1 : x.length;
+    };
+    const r = rng(16);
+    const runs = Float64Array.from({ length: 2 * 100_000 }, (_, i) => (i % 2 ? -1 : 0));
+    const mixed = Float64Array.from({ length: 2 * 50_000 }, (_, i) => (Math.floor(i / 2) % 97 < 60 ? (i % 2 ? -1 : 0) : 4 * r()));
+    const random = Float64Array.from({ length: 2 * 20_000 }, () => 6 * r());
+    const scratch = new Float64Array(2 * 100_000);
+    for (const em of [runs, mixed, random]) {
+      for (const p of [crfParams([0.45, -0.45, -0.45, 0.45]), crfParams([0.7, -0.7, -0.7, 0.7], [0.2, -0.1], [0, 0.3])]) {
+        for (const bias of [0, -3.25, 1.7]) {
+          const want = plain(em, p, bias);
+          for (const got of [marginals(em, p, bias), marginals(em, p, bias, scratch)]) {
+            expect(got.logZ).toBe(want.logZ);
+            expect(firstDiff(got.keep, want.keep)).toBe(-1);
+          }
+        }
+      }
+    }
+  }, 60_000);
+
   it('handles empty input', () => {
     const p = crfParams([0, 0, 0, 0]);
     expect(viterbi(new Float64Array(0), p).path.length).toBe(0);
