@@ -11,7 +11,7 @@ import { analyzeByIndent, analyzeTree, errorRows, lineCommentPrefix, parse, reso
 import type { FileStructure, LanguageId } from '../syntax/types.js';
 import { bracketFormat, bracketNesting } from '../text/brackets.js';
 import { markerPrefixForFile } from '../text/elision.js';
-import { dominantCarriageReturn, lineCount, splitLines } from '../text/lines.js';
+import { dominantCarriageReturn, lineBody, lineCount, splitLines } from '../text/lines.js';
 import { checkedCounter, loadDefaultTokenCounter, measureTokensAsync, type TokenCounter } from '../text/tokens.js';
 import { evidenceValue, type Fitted, fitBudgetAsync, type Selection, type SelectionContext } from './budget.js';
 import { REASON_NAMES, Reason } from './reasons.js';
@@ -307,7 +307,12 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const keep = selection.keep;
   let evidenceKept = 0;
   for (let t = 0; t < n; t++) if (keep[t] && selection.reason[t] === Reason.Evidence) evidenceKept++;
-  if (query.trim() !== '' && evidenceKept === 0 && scored.documentScore > 0 && textOut !== '') {
+  // Said when the file holds evidence for the query (its document score) and none fits, and, for
+  // every scorer alike, when no non-empty line fits at all: 1 MB on one line at 8× gets it whether
+  // the scorer found the query in it (the model's score is never 0) or not (lexical, no term). A
+  // file of empty lines only has nothing to fit: not said.
+  const fit = query.trim() !== '' && evidenceKept === 0 && textOut !== '' ? contentFit(lines, keep, measured.costs, budget) : 'empty';
+  if (fit === 'none' || (fit === 'fits' && scored.documentScore > 0)) {
     degraded.push(
       degradation('BUDGET_TOO_SMALL', `budget of ${budget} tokens is too small for one evidence unit (its lines plus their repair): returned what fits`),
     );
@@ -353,6 +358,20 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const bias = Number.isFinite(selection.bias) ? selection.bias : 0;
   lazyLines(result, () => explainLines(rubrics, fused, bias, keep, selection.reason, total));
   return result;
+}
+
+/**
+ * Over the non-empty lines: 'empty' when there are none, 'none' when none is kept and each costs
+ * more than the whole budget, else 'fits'.
+ */
+function contentFit(lines: string[], keep: Uint8Array, costs: Float64Array, budget: number): 'empty' | 'none' | 'fits' {
+  let content = false;
+  for (let t = 0; t < lines.length; t++) {
+    if (lineBody(lines[t]).length === 0) continue;
+    if (keep[t] || costs[t] <= budget) return 'fits';
+    content = true;
+  }
+  return content ? 'none' : 'empty';
 }
 
 /**

@@ -378,3 +378,34 @@ describe('PHP keeps its open tag (#16 item 12)', { timeout: 120_000 }, () => {
     expect(repaired(2)).not.toContain(0);
   });
 });
+
+describe('a budget no line fits: the same degradations with either scorer (#16)', { timeout: 120_000 }, () => {
+  // One line of 256 K characters at 8×: the line costs 8× the budget, so nothing is kept. The
+  // model's document score is never 0, the lexical scorer's is 0 where no query term occurs: both
+  // now say BUDGET_TOO_SMALL (before, only the model did).
+  const budgetTooSmall = (budget: number) => ({
+    code: 'BUDGET_TOO_SMALL',
+    message: `budget of ${budget} tokens is too small for one evidence unit (its lines plus their repair): returned what fits`,
+  });
+  const notDetected = { code: 'LANGUAGE_NOT_DETECTED', message: 'language not detected: pruned line by line without syntax repair' };
+  it.each([
+    ['A', 'A'.repeat(1 << 18)],
+    ['spaces', ' '.repeat(1 << 18)],
+    ['=', '='.repeat(1 << 18)],
+    ['CJK', '漢'.repeat(1 << 16)],
+  ])('one line of %s', async (_name, text) => {
+    for (const scorer of ['lexical', 'neural'] as const) {
+      const r = await prune(text, { query: 'where is the fetch request init declared', ratio: 8, scorer });
+      expect(r.stats.scorer).toBe(scorer);
+      expect(r.keptLines).toEqual([]);
+      expect(r.stats.degraded, scorer).toEqual([notDetected, budgetTooSmall(r.stats.budgetTokens)]);
+    }
+  });
+  it('empty lines only: nothing to fit, not said (either scorer; the model runs under 50,000 lines)', async () => {
+    for (const scorer of ['lexical', 'neural'] as const) {
+      const r = await prune('\n'.repeat(20_000), { query: 'where is the fetch request init declared', ratio: 8, scorer });
+      expect(r.stats.scorer).toBe(scorer);
+      expect(r.stats.degraded, scorer).toEqual([notDetected]);
+    }
+  });
+});
