@@ -38,8 +38,6 @@ export interface GrammarTable {
   grammarFile: string;
   /** Line comment prefix (also of the elision markers). */
   lineComment: '#' | '//';
-  /** Block comment delimiters, or null where the language has none usable inline. */
-  blockComment: readonly [string, string] | null;
   /** Identifiers may hold `$` (the JavaScript family). */
   dollarIdentifiers?: boolean;
   /** The trained model's language family (feature `is_python` / `is_typescript`); none: the model does not score it. */
@@ -144,7 +142,6 @@ const S = (...xs: string[]) => new Set(xs);
 /** The JavaScript family's common entry, less its names (extensions, aliases, grammar file). */
 const jsBase = (): Omit<GrammarTable, 'extensions' | 'aliases' | 'grammarFile'> => ({
   lineComment: '//',
-  blockComment: ['/*', '*/'],
   dollarIdentifiers: true,
   modelFamily: 'typescript',
   importNames: jsImportNames,
@@ -199,7 +196,6 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     aliases: ['python', 'py', 'python3', 'py3'],
     grammarFile: 'tree-sitter-python.wasm',
     lineComment: '#',
-    blockComment: null,
     modelFamily: 'python',
     headerNeedsBody: true,
     importNames: pythonImportNames,
@@ -249,7 +245,6 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     aliases: ['go', 'golang'],
     grammarFile: 'tree-sitter-go.wasm',
     lineComment: '//',
-    blockComment: ['/*', '*/'],
     importNames: goImportNames,
     defNames: goTypeNames,
     innerTokens: /func/,
@@ -276,7 +271,6 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     aliases: ['rust', 'rs'],
     grammarFile: 'tree-sitter-rust.wasm',
     lineComment: '//',
-    blockComment: ['/*', '*/'],
     importNames: rustImportNames,
     innerTokens: /\{/,
     comments: S('line_comment', 'block_comment'),
@@ -315,7 +309,6 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     aliases: ['java'],
     grammarFile: 'tree-sitter-java.wasm',
     lineComment: '//',
-    blockComment: ['/*', '*/'],
     importNames: javaImportNames,
     innerTokens: /->|\{|switch/,
     comments: S('line_comment', 'block_comment'),
@@ -367,7 +360,6 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     aliases: ['c', 'h'],
     grammarFile: 'tree-sitter-c.wasm',
     lineComment: '//',
-    blockComment: ['/*', '*/'],
     detectWithoutMargin: true,
     innerTokens: /\{/,
     comments: S('comment'),
@@ -394,7 +386,6 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     aliases: ['cpp', 'c++', 'cxx', 'cc', 'hpp', 'cplusplus'],
     grammarFile: 'tree-sitter-cpp.wasm',
     lineComment: '//',
-    blockComment: ['/*', '*/'],
     detectWithoutMargin: true,
     importNames: cppImportNames,
     innerTokens: /\{/,
@@ -429,7 +420,6 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     aliases: ['csharp', 'c#', 'cs', 'c-sharp', 'dotnet'],
     grammarFile: 'tree-sitter-c-sharp.wasm',
     lineComment: '//',
-    blockComment: ['/*', '*/'],
     importNames: csharpImportNames,
     innerTokens: /=>|delegate/,
     comments: S('comment'),
@@ -493,7 +483,6 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     aliases: ['ruby', 'rb'],
     grammarFile: 'tree-sitter-ruby.wasm',
     lineComment: '#',
-    blockComment: null,
     innerControls: S('do_block', 'block'),
     bracelessBlocks: true,
     innerTokens: /do|\{|->|if|unless|case|begin|while/,
@@ -521,7 +510,6 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     aliases: ['php'],
     grammarFile: 'tree-sitter-php.wasm',
     lineComment: '//',
-    blockComment: ['/*', '*/'],
     openTag: /^\s*<\?(?:php(?:\s|$)|=)/i,
     importNames: phpImportNames,
     innerTokens: /function|match/i,

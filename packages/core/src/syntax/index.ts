@@ -8,17 +8,7 @@ import { analyzeTree } from './structure.js';
 import type { FileStructure, LanguageId } from './types.js';
 
 export * from './types.js';
-export {
-  detectLanguage,
-  resolveLanguage,
-  parseLanguageName,
-  languageFromFileName,
-  isLanguageId,
-  grammarFileFor,
-  lineCommentPrefix,
-  blockCommentDelimiters,
-  usesEndKeyword,
-} from './languages.js';
+export { detectLanguage, resolveLanguage, parseLanguageName, languageFromFileName, isLanguageId, grammarFileFor, lineCommentPrefix } from './languages.js';
 export { loadParser, parse, initTreeSitter, grammarLocation, listGrammarAssets, resetGrammarCache, type LoadedGrammar, type GrammarAsset } from './loader.js';
 export { analyzeTree } from './structure.js';
 export { analyzeByIndent } from './fallback.js';

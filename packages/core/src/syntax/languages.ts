@@ -193,16 +193,3 @@ export function grammarFileFor(lang: LanguageId): string {
 export function lineCommentPrefix(lang: LanguageId | null): string {
   return languageEntry(lang)?.lineComment ?? (lang === null ? '#' : '//');
 }
-
-/** Block comment delimiters, or null where the language has none usable inline. */
-export function blockCommentDelimiters(lang: LanguageId | null): [string, string] | null {
-  if (lang === null) return null;
-  const entry = languageEntry(lang);
-  const block = entry ? entry.blockComment : ['/*', '*/'];
-  return block ? [block[0], block[1]] : null;
-}
-
-/** Whether blocks close with `end` (Ruby) rather than braces or indentation. */
-export function usesEndKeyword(lang: LanguageId | null): boolean {
-  return languageEntry(lang)?.endKeyword === true;
-}

@@ -7,14 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { MODELLED_LANGUAGES } from '../../src/features/lines.js';
 import { grammarTable, languageEntry } from '../../src/syntax/grammars.js';
-import {
-  blockCommentDelimiters,
-  grammarFileFor,
-  languageFromFileName,
-  lineCommentPrefix,
-  parseLanguageName,
-  usesEndKeyword,
-} from '../../src/syntax/languages.js';
+import { grammarFileFor, languageFromFileName, lineCommentPrefix, parseLanguageName } from '../../src/syntax/languages.js';
 import { identifierRegex, isCloserLine } from '../../src/syntax/lexical.js';
 import { importNames } from '../../src/syntax/names.js';
 import { LANGUAGES } from '../../src/syntax/types.js';
@@ -42,16 +35,11 @@ describe('the per-language table', () => {
 
   it('comments, closers, identifiers and the model family come from the entry (defaults for no language)', () => {
     expect(LANGUAGES.map((l) => lineCommentPrefix(l))).toEqual(LANGUAGES.map((l) => grammarTable(l).lineComment));
-    expect(LANGUAGES.filter((l) => blockCommentDelimiters(l) === null)).toEqual(['python', 'ruby']);
-    expect(LANGUAGES.filter((l) => usesEndKeyword(l))).toEqual(['ruby']);
+    expect(LANGUAGES.filter((l) => lineCommentPrefix(l) === '#')).toEqual(['python', 'ruby']);
+    expect(LANGUAGES.filter((l) => grammarTable(l).endKeyword)).toEqual(['ruby']);
     expect(LANGUAGES.filter((l) => identifierRegex(l).source.includes('$'))).toEqual(['typescript', 'tsx', 'javascript']);
     expect([...MODELLED_LANGUAGES]).toEqual(['python', 'typescript', 'tsx', 'javascript']);
-    expect([lineCommentPrefix(null), blockCommentDelimiters(null), usesEndKeyword(null), identifierRegex(null).source]).toEqual([
-      '#',
-      null,
-      false,
-      '[A-Za-z_][A-Za-z0-9_]*',
-    ]);
+    expect([lineCommentPrefix(null), identifierRegex(null).source]).toEqual(['#', '[A-Za-z_][A-Za-z0-9_]*']);
     // Closers: `end` (Ruby, and an unknown language), brackets with `#` comments (Python), brackets with `//` comments (the rest).
     const closers = ['end', '} # x', '} // x', '} while (x);'];
     expect(closers.map((c) => isCloserLine(c, 'ruby'))).toEqual([true, true, false, false]);
