@@ -57,6 +57,30 @@ describe('the server keeps answering (#16 items 2, 3)', { timeout: 120_000 }, ()
     expect(await answersNext()).toBeLessThan(5_000);
   });
 
+  it('a file of 1 MB of one repeated character (item 1: token counting was quadratic) is pruned, and the next call is answered within 5 s', async () => {
+    await writeFile(join(root, 'run.txt'), 'A'.repeat(1_000_000) + '\n' + '='.repeat(100_000) + '\nend\n');
+    try {
+      const t0 = performance.now();
+      let bigDone = 0;
+      const big = call('read_pruned', { path: 'run.txt', focus: 'where does it end', tokens: 2000 }, 120_000).then((r) => {
+        bigDone = performance.now() - t0;
+        return r;
+      });
+      const smallMs = await answersNext();
+      const r = await big;
+      expect(r.isError).toBeFalsy();
+      const head = /^run\.txt: \[ctxprune: kept \d\/3 lines \((\d+) → (\d+) tokens, scorer lexical\)/.exec(r.text.split('\n')[0]);
+      expect(head, r.text.slice(0, 300)).not.toBeNull();
+      expect(Number(head![1])).toBeGreaterThan(125_000);
+      expect(Number(head![2])).toBeLessThanOrEqual(2000);
+      expect(r.text).not.toContain('A'.repeat(1000));
+      expect(smallMs).toBeLessThan(5_000);
+      console.log(`read_pruned of 1 MB of 'A' ${bigDone.toFixed(0)} ms; the call sent after it answered in ${smallMs.toFixed(0)} ms`);
+    } finally {
+      await rm(join(root, 'run.txt'), { force: true });
+    }
+  });
+
   it('a lookahead pattern is searched literally and says why', async () => {
     const r = await call('search_pruned', { pattern: 'plain(?= line)', focus: 'x', path: 'redos.txt' });
     expect(r.text).toMatch(/^\[ctxprune: 0 hits for literal "plain\(\?= line\)" \(not RE2 syntax: invalid or unsupported Perl syntax/);
@@ -67,6 +91,18 @@ describe('the server keeps answering (#16 items 2, 3)', { timeout: 120_000 }, ()
     const r = await call('read_pruned', { path: 'ok.py', focus: '漢'.repeat(4_000_000) });
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/focus|too_big|4000/i);
+    expect(await answersNext()).toBeLessThan(5_000);
+  });
+
+  it("item 3's own request: compact_history of 3,900,000 CJK characters (11.7 MB, under the 4,000,000-character limit) is answered, and so is the next call", async () => {
+    const content = '漢字の文章です。'.repeat(121_875); // 975,000 characters a message
+    const messages = [0, 1, 2, 3].map((i) => ({ id: `m${i}`, role: i === 0 ? 'user' : 'tool', content }));
+    expect(Buffer.byteLength(JSON.stringify(messages))).toBeGreaterThan(11_000_000);
+    const big = call('compact_history', { messages, strategy: 'reactive', tokens: 2000 }, 300_000);
+    expect(await answersNext()).toBeLessThan(5_000);
+    const r = await big;
+    expect(r.isError).toBeFalsy();
+    expect(r.text).toMatch(/^\[ctxprune: reactive, \d+ → \d+ tokens \(budget 2000\)/);
     expect(await answersNext()).toBeLessThan(5_000);
   });
 
