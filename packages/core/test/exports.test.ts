@@ -145,6 +145,17 @@ describe('public API', () => {
   });
 });
 
+describe('README', () => {
+  it('the API reference lists every name of every entry point', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const start = readme.indexOf('### API reference');
+    expect(start).toBeGreaterThan(0);
+    const section = readme.slice(start, readme.indexOf('\n## ', start));
+    const undocumented = [...new Set([...NODE, ...BROWSER, ...INTEGRATIONS])].filter((name) => !section.includes(`\`${name}\``));
+    expect(undocumented).toEqual([]);
+  });
+});
+
 describe('degradation codes', () => {
   it('every code of prune, compact and packContext is documented in the README', async () => {
     const { DEGRADATION_CODES, COMPACTION_DEGRADATION_CODES, PACK_DEGRADATION_CODES } = await import('../src/degradations.js');
