@@ -28,24 +28,59 @@ import { runSteps, type Steps } from '../util/steps.js';
 
 /** White_Space as Rust's regex crate reads `\s` (JavaScript's `\s` adds U+FEFF and lacks U+0085). */
 const WS = '\\t\\n\\v\\f\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const UPPER = '[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]';
-const LOWER = '[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]';
 
-function o200kPattern(ws: string, s: string): RegExp {
+/** The pattern's character classes: Unicode's, or their ASCII members (see SPLIT_ASCII). */
+interface Classes {
+  /** Letters and numbers, inside a class. */
+  ln: string;
+  upper: string;
+  lower: string;
+  /** A number. */
+  n: string;
+  flags: string;
+}
+const UNICODE: Classes = {
+  ln: '\\p{L}\\p{N}',
+  upper: '[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]',
+  lower: '[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]',
+  n: '\\p{N}',
+  flags: 'gu',
+};
+const ASCII: Classes = { ln: 'A-Za-z0-9', upper: '[A-Z]', lower: '[a-z]', n: '[0-9]', flags: 'g' };
+
+function o200kPattern(ws: string, s: string, c: Classes = UNICODE): RegExp {
   const suffix = `(?:'${s}|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?`;
   const src =
-    `[^\\r\\n\\p{L}\\p{N}]?${UPPER}*${LOWER}+${suffix}` +
-    `|[^\\r\\n\\p{L}\\p{N}]?${UPPER}+${LOWER}*${suffix}` +
-    `|\\p{N}{1,3}` +
-    `| ?[^${ws}\\p{L}\\p{N}]+[\\r\\n/]*` +
+    `[^\\r\\n${c.ln}]?${c.upper}*${c.lower}+${suffix}` +
+    `|[^\\r\\n${c.ln}]?${c.upper}+${c.lower}*${suffix}` +
+    `|${c.n}{1,3}` +
+    `| ?[^${ws}${c.ln}]+[\\r\\n/]*` +
     `|[${ws}]*[\\r\\n]+` +
     `|[${ws}]+(?![^${ws}])` +
     `|[${ws}]+`;
-  return new RegExp(src, 'gu');
+  return new RegExp(src, c.flags);
 }
 
-/** tiktoken's (Rust) pre-tokenizer. */
-const SPLIT_RUST = o200kPattern(WS, '[sS\\u017f]');
+/** tiktoken's (Rust) pre-tokenizer (built when first needed: see SPLIT_ASCII). */
+let splitRust: RegExp | null = null;
+const SPLIT_RUST = (): RegExp => (splitRust ??= o200kPattern(WS, '[sS\\u017f]'));
+/**
+ * The same pattern over ASCII: each class holds the ASCII members of its Unicode class (there are
+ * no letters, marks or numbers below U+0080 but A-Z, a-z, 0-9, and U+0085 and U+017F are not
+ * ASCII), so on a text whose other characters are only symbols and punctuation of the BMP (none a
+ * letter, mark, number or space: `NEEDS_UNICODE`'s complement, checked character by character in
+ * test/text/o200k.test.ts) it matches exactly where SPLIT_RUST does. V8 compiles it in a fraction
+ * of the time: the Unicode classes took ~100 M instructions to compile, most of a one-shot CLI
+ * process's tokenizer load, for code that is nearly all ASCII (and elision markers' '…').
+ */
+const SPLIT_ASCII = o200kPattern('\\t\\n\\v\\f\\r ', '[sS]', ASCII);
+/** Characters outside ASCII but for general punctuation (dashes, quotes, bullets, '…'), per mille signs, primes, and arrows. */
+// eslint-disable-next-line no-control-regex -- the ASCII range starts at U+0000
+export const NEEDS_UNICODE = /[^\x00-\x7f\u2010-\u2027\u2030-\u205e\u2190-\u21ff]/;
+/** The Rust pre-tokenizer for `text`. */
+const splitFor = (text: string): RegExp => (NEEDS_UNICODE.test(text) ? SPLIT_RUST() : SPLIT_ASCII);
+/** The pre-tokenizer's pieces of `text` with the Unicode or the ASCII classes (for tests). */
+export const preTokenize = (text: string, classes: 'unicode' | 'ascii'): string[] => text.match(classes === 'ascii' ? SPLIT_ASCII : SPLIT_RUST()) ?? [];
 /** The JavaScript ports' (gpt-tokenizer, js-tiktoken): `\s` of ECMAScript (built when first needed). */
 let splitJs: RegExp | null = null;
 const SPLIT_JS = (): RegExp => (splitJs ??= o200kPattern('\\s', '[sS]'));
@@ -72,6 +107,8 @@ export interface O200k {
   tokenBytes(rank: number): Uint8Array;
   /** The token ranks of `text`, as tiktoken's encode with no special tokens (for tests). */
   encode(text: string): number[];
+  /** The token ranks of one pre-tokenizer piece, merged as a whole (no pre-tokenization). */
+  pieceRanks(piece: string): number[];
   readonly vocabularySize: number;
 }
 
@@ -339,14 +376,14 @@ class O200kImpl implements O200k {
 
   count(text: string): number {
     if (text.length === 0) return 0;
-    const a = this.countWith(SPLIT_RUST, text);
+    const a = this.countWith(splitFor(text), text);
     if (!DIFFERS.test(text)) return a;
     return Math.max(a, this.countWith(SPLIT_JS(), text));
   }
 
   *countSteps(text: string): Steps<number> {
     if (text.length === 0) return 0;
-    const a = yield* this.countWithSteps(SPLIT_RUST, text);
+    const a = yield* this.countWithSteps(splitFor(text), text);
     if (!DIFFERS.test(text)) return a;
     return Math.max(a, yield* this.countWithSteps(SPLIT_JS(), text));
   }
@@ -355,7 +392,7 @@ class O200kImpl implements O200k {
     const out: number[] = [];
     runSteps(
       this.walkSteps(
-        SPLIT_RUST,
+        splitFor(text),
         text,
         () => true,
         (_start, n, bytesLen, ends) => {
@@ -371,14 +408,27 @@ class O200kImpl implements O200k {
     return out;
   }
 
+  pieceRanks(piece: string): number[] {
+    const len = this.encodePiece(piece);
+    if (len === 0) return [];
+    const n = len === 1 || this.table.rank(this.buf, 0, len) >= 0 ? 1 : this.merge(len, true);
+    const out: number[] = [];
+    for (let k = 0, prev = 0; k < n; k++) {
+      const e = n === 1 ? len : this.starts[k];
+      out.push(this.table.rank(this.buf, prev, e));
+      prev = e;
+    }
+    return out;
+  }
+
   forEachTokenStart(text: string, onToken: (charIndex: number) => void): number {
     return runSteps(this.tokenStartSteps(text, onToken));
   }
 
   *tokenStartSteps(text: string, onToken: (charIndex: number) => void): Steps<number> {
     if (text.length === 0) return 0;
-    let re = SPLIT_RUST;
-    if (DIFFERS.test(text) && this.countWith(SPLIT_JS(), text) > this.countWith(SPLIT_RUST, text)) re = SPLIT_JS();
+    let re = splitFor(text);
+    if (DIFFERS.test(text) && this.countWith(SPLIT_JS(), text) > this.countWith(re, text)) re = SPLIT_JS();
     let total = 0;
     // Only a piece holding a line break can charge tokens to two lines.
     yield* this.walkSteps(

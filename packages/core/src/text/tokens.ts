@@ -54,8 +54,11 @@ function selfCheck(tk: O200k): boolean {
   return (
     tk.vocabularySize === 199_998 &&
     same(tk.encode('hello world'), [24912, 2375]) &&
-    same(tk.encode(' \u0085x'), [220, 126, 227, 87]) &&
-    same(tk.encode('\ufeffimport os'), [5574, 561, 1994]) &&
+    // ' \u0085x' and '\ufeffimport os' piece by piece, as the pre-tokenizer splits them: the same
+    // multi-byte tokens without compiling its Unicode classes (~100 M instructions) on every load.
+    same(tk.pieceRanks('\u0085x'), [126, 227, 87]) &&
+    same(tk.pieceRanks('\ufeffimport'), [5574, 561]) &&
+    same(tk.pieceRanks(' os'), [1994]) &&
     tk.count('A'.repeat(100)) === 13
   );
 }

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kRanks from 'js-tiktoken/ranks/o200k_base';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildO200k, o200kFromTable, serializeRankTable, type O200k } from '../../src/text/o200k.js';
+import { buildO200k, NEEDS_UNICODE, o200kFromTable, preTokenize, serializeRankTable, type O200k } from '../../src/text/o200k.js';
 import { loadDefaultTokenCounter, type TokenCounter } from '../../src/text/tokens.js';
 import { mulberry32 } from '../../src/util/random.js';
 
@@ -255,6 +255,50 @@ describe('o200k_base counter vs js-tiktoken', () => {
     expect(counter.count(' \u0085x')).toBe(4);
     // Where the JavaScript convention gives more, the count is that (an upper bound of both).
     expect(counter.count(' \u00a0\u0085\u3000x')).toBe(Math.max(5, refIds(' \u00a0\u0085\u3000x').length));
+  });
+
+  it('the ASCII pre-tokenizer splits as the Unicode one wherever it is used (ASCII, BMP punctuation and symbols)', () => {
+    // Its domain: no character it lets through is a letter, mark, number or space (Rust's or JavaScript's).
+    for (let c = 0x80; c <= 0xffff; c++) {
+      const ch = String.fromCharCode(c);
+      if (NEEDS_UNICODE.test(ch)) continue;
+      expect(/[\p{L}\p{M}\p{N}\s\x85\ufeff\u017f]/u.test(ch), `U+${c.toString(16)}`).toBe(false);
+    }
+    const same = (s: string) => expect(preTokenize(s, 'ascii'), JSON.stringify(s.slice(0, 60))).toEqual(preTokenize(s, 'unicode'));
+    // Seeded random strings over every ASCII character, the suffixes' apostrophes, and punctuation beyond ASCII.
+    const alphabet = [
+      ...Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)),
+      "'s",
+      "'LL",
+      "'re",
+      ' ',
+      '\n',
+      '\r\n',
+      '…',
+      '–',
+      '—',
+      '“',
+      '”',
+      '•',
+      '→',
+      '‰',
+    ];
+    const rnd = mulberry32(15);
+    for (let i = 0; i < 3000; i++) {
+      let s = '';
+      for (let j = 0, n = 1 + Math.floor(rnd() * 40); j < n; j++) s += alphabet[Math.floor(rnd() * alphabet.length)];
+      expect(NEEDS_UNICODE.test(s)).toBe(false);
+      same(s);
+    }
+    // Whole source files that fit its domain.
+    let files = 0;
+    for (const f of filesUnder(join(ROOT, 'packages/core/src'))) {
+      const text = readFileSync(f, 'utf8');
+      if (NEEDS_UNICODE.test(text)) continue;
+      same(text);
+      files++;
+    }
+    expect(files).toBeGreaterThan(50);
   });
 
   it('the pre-built binary rank table (dist/assets/o200k_base.bin) encodes as the parsed module does, and a damaged one is refused', () => {
