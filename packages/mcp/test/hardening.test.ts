@@ -90,7 +90,9 @@ describe('the server keeps answering (#16 items 2, 3)', { timeout: 120_000 }, ()
     // 12 MB: a focus over the schema's bound gets a schema error, not a dead server.
     const r = await call('read_pruned', { path: 'ok.py', focus: '漢'.repeat(4_000_000) });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/focus|too_big|4000/i);
+    expect(r.text).toBe(
+      'MCP error -32602: Input validation error: Invalid arguments for tool read_pruned: String must contain at most 4000 character(s) at focus',
+    );
     expect(await answersNext()).toBeLessThan(5_000);
   });
 
