@@ -133,17 +133,28 @@ export async function parse(lang: LanguageId, text: string, pause?: () => Promis
 }
 
 /**
- * A parse cut into ~10 ms slices with `pause()` between them (which may throw, to cancel): a
- * parse stopped by its progress callback resumes on the next call. With a parser of its own, as
- * a shared one would resume another caller's input.
+ * Progress callbacks per slice of a sliced parse. tree-sitter calls the callback every fixed number
+ * of parse operations (~0.1 ms of work each on valid code, more in error recovery), so 64 calls are
+ * ~5-10 ms on this hardware. The cut is counted, not timed: where a parse halts changes the tree
+ * tree-sitter builds for a file with syntax errors (its error recovery resumes differently), so a
+ * timed cut made the pruned output of such files depend on the machine's load.
+ */
+const CALLS_PER_SLICE = 64;
+
+/**
+ * A parse cut into slices with `pause()` between them (which may throw, to cancel): a parse
+ * stopped by its progress callback resumes on the next call. With a parser of its own, as a
+ * shared one would resume another caller's input. Deterministic: the same input halts at the
+ * same points on any machine.
  */
 async function parseSliced(language: Language, input: string, pause: () => Promise<void>): Promise<Tree> {
   const parser = new Parser();
   try {
     parser.setLanguage(language);
+    let calls = 0;
+    const progressCallback = () => ++calls % CALLS_PER_SLICE === 0;
     for (;;) {
-      const start = performance.now();
-      const tree = parser.parse(input, null, { progressCallback: () => performance.now() - start > 10 });
+      const tree = parser.parse(input, null, { progressCallback });
       if (tree) return tree;
       await pause();
     }
