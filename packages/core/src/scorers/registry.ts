@@ -11,13 +11,22 @@ import { own } from '../util/own.js';
 
 export type ScorerName = 'lexical' | 'neural' | 'auto';
 
-/** 'auto' when the model cannot load: the lexical scorer; `fallbackReason` in the output says why. */
+/**
+ * 'auto' when the model cannot load: the lexical scorer; `fallbackReason` says why and
+ * `degraded` carries MODEL_UNAVAILABLE, so a program sees it without parsing prose.
+ */
 class LexicalFallbackScorer implements Scorer {
   readonly name = 'auto';
   private readonly lexical = new LexicalScorer();
   constructor(readonly fallbackReason: string) {}
   async score(input: ScorerInput): Promise<ScorerOutput> {
-    return { ...(await this.lexical.scoreAsync(input)), fallbackReason: `neural unavailable: ${this.fallbackReason}` };
+    const out = await this.lexical.scoreAsync(input);
+    const why = `neural unavailable: ${this.fallbackReason}`;
+    const unavailable = {
+      code: 'MODEL_UNAVAILABLE' as const,
+      message: `the model could not load (${this.fallbackReason}): the lexical scorer scored this input`,
+    };
+    return { ...out, fallbackReason: why, degraded: [...(out.degraded ?? []), unavailable] };
   }
 }
 

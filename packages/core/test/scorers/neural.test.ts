@@ -119,7 +119,14 @@ describe("'auto' without a model", { timeout: 60_000 }, () => {
       const out = await s.score({ query: 'x', lines: ['x = 1', ''], structure: st, language: 'python' });
       expect(out.scorer).toBe('lexical');
       expect(out.fallbackReason).toMatch(/^neural unavailable: .*nonexistent/);
+      expect(out.degraded).toEqual([
+        { code: 'MODEL_UNAVAILABLE', message: expect.stringMatching(/^the model could not load \(.*nonexistent.*\): the lexical scorer scored this input$/) },
+      ]);
       expect(out.backend).toBe('cpu');
+      // prune() passes it on as a coded degradation.
+      const { prune } = await import('../../src/prune/pipeline.js');
+      const r = await prune('def f(x):\n    return x + 1\n', { query: 'x', ratio: 2, language: 'python', scorer: s });
+      expect(r.stats.degraded.map((d) => d.code)).toEqual(['MODEL_UNAVAILABLE']);
     } finally {
       configureRuntime({ model: saved });
     }
