@@ -65,6 +65,9 @@ function detectByContent(content: string): LanguageId | null {
   const firstLine = head.slice(0, head.indexOf('\n') >>> 0).trim();
   if (firstLine.startsWith('#!')) {
     for (const [re, lang] of SHEBANGS) if (re.test(firstLine)) return lang;
+    // A script for another interpreter (sh, bash, perl, awk…): no parsed language, whatever its
+    // body resembles (a shell script full of printf scored as C and got `// …` markers, #21).
+    return null;
   }
   if (/^\s*<\?php\b/.test(head) || /<\?php\b/.test(head.slice(0, 200))) return 'php';
 
@@ -173,10 +176,32 @@ export function resolveLanguage(text: string, options: { language?: string | nul
   return detectLanguage(options.fileName, text);
 }
 
+/**
+ * Extensions and names of text formats with no grammar here: their content is not sniffed (a
+ * shell script, a YAML or Markdown file must not be read, parsed and commented as C or Python).
+ */
+const UNPARSED_EXTENSIONS = new Set(
+  (
+    'sh bash zsh ksh fish csh ps1 bat cmd yml yaml toml ini cfg conf properties env md markdown mdx rst adoc tex ' +
+    'html htm xhtml xml svg vue svelte css scss sass less styl json jsonc json5 geojson sql lua hs elm pl pm r ' +
+    'kt kts swift scala dart zig proto gradle groovy sol tf hcl nix mk cmake dockerfile'
+  ).split(' '),
+);
+const UNPARSED_NAMES = new Set(['makefile', 'gnumakefile', 'dockerfile', 'containerfile', 'jenkinsfile', 'vagrantfile', 'procfile', 'cmakelists.txt']);
+
+/** Whether a file name says it is a format without a grammar here (no content detection then). */
+function unparsedByName(fileName: string): boolean {
+  const base = (fileName.replace(/\\/g, '/').split('/').pop() ?? '').toLowerCase();
+  if (UNPARSED_NAMES.has(base)) return true;
+  const dot = base.lastIndexOf('.');
+  return dot >= 0 && UNPARSED_EXTENSIONS.has(base.slice(dot + 1));
+}
+
 export function detectLanguage(fileName: string | undefined | null, content: string): LanguageId | null {
   if (fileName) {
     const byName = languageFromFileName(fileName);
     if (byName) return byName;
+    if (unparsedByName(fileName)) return null;
   }
   return content ? detectByContent(content) : null;
 }

@@ -52,6 +52,19 @@ describe('detectLanguage', () => {
     expect(c('export interface User {\n  name: string;\n}\nexport const f = (u: User): string => u.name;\n')).toBe('typescript');
     expect(c("const fs = require('fs');\nfunction go() {\n  console.log(fs);\n}\n")).toBe('javascript');
   });
+  it('a script for another interpreter, or a format without a grammar, is not read as code (#21)', () => {
+    // A shell script full of printf scored as C (and got `// …` markers, a command in sh).
+    const sh = '#!/bin/sh\nusage() {\n  printf "%s\\n" "$1"\n  printf "%s\\n" "$2"\n}\nprintf "x"\n';
+    expect(detectLanguage(undefined, sh)).toBeNull();
+    expect(detectLanguage('resurrect.sh', sh.slice(sh.indexOf('\n') + 1))).toBeNull();
+    expect(detectLanguage(undefined, '#!/usr/bin/env bash\nconst() { printf "%d" "$x"; }\n')).toBeNull();
+    const cLike = '#include <stdio.h>\n\nint main(void) {\n    printf("hi");\n    return 0;\n}\n';
+    for (const name of ['notes.md', 'ci.yml', 'pyproject.toml', 'page.html', 'site.css', 'config.json', 'Makefile', 'Dockerfile'])
+      expect(detectLanguage(name, cLike), name).toBeNull();
+    // A name that says nothing still lets the content decide.
+    expect(detectLanguage('snippet.txt', cLike)).toBe('c');
+    expect(detectLanguage('notes', cLike)).toBe('c');
+  });
   it('null when unsure', () => {
     expect(detectLanguage(undefined, 'hello world\nthis is prose.\n')).toBeNull();
     expect(detectLanguage('notes.txt', '')).toBeNull();
