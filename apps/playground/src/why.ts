@@ -4,7 +4,8 @@
  * dependency, repair); this finds the line it was kept for, from the kept lines and the code:
  * - repair: the kept line it serves: the block it heads (the next kept line indented deeper),
  *   the block it closes (the previous kept line indented deeper), else the nearest kept line;
- * - dependency: the first kept line that uses a name it defines (import, def, class, const …).
+ * - dependency: the first kept line that uses a name it defines (import, def, class, const …), or
+ *   that none does (kept as outline on its own score).
  */
 import type { LineInfo } from '@ctxprune/core';
 
@@ -76,7 +77,16 @@ export function keptFor(lines: readonly LineInfo[], code: readonly string[]): Ma
           break;
         }
       }
-      out.set(n, user !== null ? `dependency of line ${user} (it uses \`${name}\`)` : 'dependency: an import, header or definition the kept code needs');
+      // A line kept on its own dependency score that no kept line uses (the lexical scorer rates
+      // every import and definition header a little as outline): say so, not that code needs it.
+      out.set(
+        n,
+        user !== null
+          ? `dependency of line ${user} (it uses \`${name}\`)`
+          : names.length
+            ? `dependency: outline (imports and definitions score on their own); no kept line uses \`${names.join('`, `')}\``
+            : 'dependency: an import, header or definition the kept code needs',
+      );
       continue;
     }
     // repair

@@ -59,6 +59,11 @@ describe('why a line is kept', () => {
     expect(why.get(11)).toBe('repair for line 10: closes the block it is in, so the pruned code still parses');
     expect(why.has(7)).toBe(false);
   });
+  it('an import no kept line uses is outline, not something the kept code needs', () => {
+    // At 8x the lexical scorer keeps `import time` for its own score; nothing kept uses it.
+    const lines = LINES.map((l) => (l.line === 2 ? info(2, 'dependency') : l));
+    expect(keptFor(lines, CODE).get(2)).toBe('dependency: outline (imports and definitions score on their own); no kept line uses `time`');
+  });
   it('the hover says why before the numbers', () => {
     const md = hoverMarkdown(LINES[3], keptFor(LINES, CODE).get(4));
     expect(md.startsWith('**Line 4 — kept: repair for line 5')).toBe(true);

@@ -17,13 +17,20 @@ const isImport = (n: number) => /^(import|from) \S/.test(lines[n - 1]);
 
 describe('imports are evidence only when the query names them', { timeout: 60_000 }, () => {
   for (const scorer of ['lexical', 'auto'] as const) {
-    it(`${scorer}: at 8× no import kept is labelled evidence`, async () => {
-      const r = await prune(SAMPLE, { query: QUERY, ratio: 8, fileName: 'fetcher.py', scorer: await resolveScorer(scorer) });
-      const imports = r.lines.filter((l) => l.kept && isImport(l.line));
-      expect(imports.filter((l) => l.reason === 'evidence')).toEqual([]);
-      // With the model (the playground's default engine), only what the kept code needs: was 6 of 14.
-      if (scorer === 'auto') expect(imports.length).toBeLessThanOrEqual(2);
-    });
+    for (const ratio of [4, 8]) {
+      it(`${scorer}: at ${ratio}× no import kept is labelled evidence`, async () => {
+        const r = await prune(SAMPLE, { query: QUERY, ratio, fileName: 'fetcher.py', scorer: await resolveScorer(scorer) });
+        const imports = r.lines.filter((l) => l.kept && isImport(l.line));
+        expect(imports.filter((l) => l.reason === 'evidence')).toEqual([]);
+        // With the model (the playground's default engine), only what the kept code needs: was 6 of 14 at 8×.
+        if (scorer === 'auto') expect(imports.length).toBeLessThanOrEqual(2);
+        // Where the HTTP-date parsing is missing is kept whole: backoff(), lines 98-103.
+        for (let n = 98; n <= 103; n++) expect(r.keptLines, `line ${n}`).toContain(n);
+        // At 4× the Retry-After call site in get() fits too (at 8×, 133 tokens, backoff() alone does).
+        if (ratio === 4) expect(lines[120 - 1]).toContain('response.headers.get("Retry-After")');
+        if (ratio === 4) expect(r.keptLines).toContain(120);
+      });
+    }
   }
   it('an import the query names is not marked down', async () => {
     const st = await analyze(SAMPLE, 'python');
