@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI is compiled to dist/ by `npm run build` (run by `npm ci` via prepare).
+import { statSync } from 'node:fs';
+
 // A reader that stops early (`ctxprune prune … | head`) closes the pipe: exit quietly, as Unix tools do.
 process.stdout.on('error', (err) => {
   if (err && err.code === 'EPIPE') process.exit(0);
@@ -7,7 +9,25 @@ process.stdout.on('error', (err) => {
 });
 // This process runs one command and exits: `prune` may tune V8 for that (commands/prune.ts).
 process.env.CTXPRUNE_ONE_SHOT = '1';
-import('../dist/cli/main.js')
+
+/**
+ * `prune` runs from its bundle (dist/cli-bundle, scripts/bundle-cli.mjs: a few files instead of
+ * dist/cli's ~60 modules, for a process started once per read) when the build made one after the
+ * last compile of dist/cli; every other command, and `prune` without a current bundle, from dist/cli.
+ */
+function entry() {
+  if (process.argv[2] === 'prune') {
+    try {
+      const mtime = (path) => statSync(new URL(path, import.meta.url)).mtimeMs;
+      if (mtime('../dist/cli-bundle/main.js') >= mtime('../dist/cli/main.js')) return '../dist/cli-bundle/main.js';
+    } catch {
+      /* no bundle */
+    }
+  }
+  return '../dist/cli/main.js';
+}
+
+import(entry())
   .then((m) => m.main(process.argv.slice(2)))
   .then((code) => {
     process.exitCode = code ?? 0;
