@@ -5,8 +5,9 @@ import { detectLanguage, isLanguageId, LANGUAGES, type ElisionStyle, type Langua
 import { ENGINE_CHOICES, isAbortError, type EngineChoice, type LoadProgress, type WorkerCapabilities, type WorkerPruneResult } from '@ctxprune/core/worker';
 import { prunedLineLabels } from './lineNumbers';
 import { getPruner, onLoadProgress } from './pruner';
-import { DEFAULT_SAMPLE, SAMPLES, findSample } from './samples';
-import { LAYERS, MAX_URL_CODE_CHARS, clampRatio, readUrlState, writeUrlState, type ViewState } from './urlState';
+import { SAMPLES, findSample } from './samples';
+import { LAYERS, MAX_URL_CODE_CHARS, clampRatio, writeUrlState, type ViewState } from './urlState';
+import { initialViewState, pruneRequest } from './pruneRequest';
 import { LAYER_INFO, heatmapDecorations, injectHeatmapStyles, layerScale } from './heatmap';
 import { EXTENSION, LANGUAGE_LABELS, MONACO_LANGUAGE } from './languages';
 import { Legend } from './Legend';
@@ -28,23 +29,6 @@ interface RunState {
   code: string | null;
 }
 
-function initialState(): ViewState {
-  const fromUrl = readUrlState(window.location.search);
-  const sample = fromUrl.code != null ? null : (findSample(fromUrl.sample) ?? (fromUrl.sample === undefined ? DEFAULT_SAMPLE : null) ?? DEFAULT_SAMPLE);
-  return {
-    sample: sample?.id ?? null,
-    code: fromUrl.code ?? sample?.code ?? '',
-    fileName: fromUrl.fileName ?? sample?.fileName ?? null,
-    language: fromUrl.language ?? 'auto',
-    query: fromUrl.query ?? sample?.query ?? '',
-    ratio: fromUrl.ratio ?? 4,
-    tokens: fromUrl.tokens ?? null,
-    engine: fromUrl.engine ?? 'auto',
-    elision: fromUrl.elision ?? 'bare',
-    layer: fromUrl.layer ?? 'keep',
-  };
-}
-
 /** Engine picker labels that say what each choice will really do on this page. */
 function engineLabels(caps: WorkerCapabilities | null): Record<EngineChoice, string> {
   const neural = caps?.neural ?? false;
@@ -59,7 +43,7 @@ function engineLabels(caps: WorkerCapabilities | null): Record<EngineChoice, str
 
 /** The line-pruning tab (the original playground view). URL state is written while it is the active tab. */
 export function PruningView({ active }: { active: boolean }) {
-  const [state, setState] = useState<ViewState>(initialState);
+  const [state, setState] = useState<ViewState>(() => initialViewState(window.location.search));
   const [initialCode] = useState(state.code ?? '');
   const [run, setRun] = useState<RunState>({ status: 'starting', result: null, error: null, seq: 0, code: null });
   const [caps, setCaps] = useState<WorkerCapabilities | null>(null);
@@ -122,41 +106,33 @@ export function PruningView({ active }: { active: boolean }) {
     const ac = new AbortController();
     abortRef.current = ac;
     setRun((r) => ({ ...r, status: r.status === 'starting' ? 'starting' : 'running' }));
-    pruner
-      .prune(s.code ?? '', {
-        query: s.query,
-        ...(s.tokens !== null ? { tokens: s.tokens } : { ratio: s.ratio }),
-        language: s.language,
-        fileName: s.fileName ?? undefined,
-        engine: s.engine,
-        elision: s.elision,
-        signal: ac.signal,
-      })
-      .then(
-        (result) => {
-          if (my !== seqRef.current) return; // a newer request exists: never show this one
-          setRun((r) => ({ status: 'done', result, error: null, seq: r.seq + 1, code: s.code }));
-        },
-        (e: unknown) => {
-          if (my !== seqRef.current) return;
-          if (isAbortError(e)) {
-            setRun((r) => ({ ...r, status: 'cancelled' }));
-            return;
-          }
-          const err = e as { message?: string; code?: string };
-          setRun((r) => ({
-            status: 'error',
-            result: null,
-            error: { message: err?.message ?? String(e), code: err?.code },
-            seq: r.seq + 1,
-            code: s.code,
-          }));
-        },
-      );
+    const { text, options } = pruneRequest(s);
+    pruner.prune(text, { ...options, signal: ac.signal }).then(
+      (result) => {
+        if (my !== seqRef.current) return; // a newer request exists: never show this one
+        setRun((r) => ({ status: 'done', result, error: null, seq: r.seq + 1, code: s.code }));
+      },
+      (e: unknown) => {
+        if (my !== seqRef.current) return;
+        if (isAbortError(e)) {
+          setRun((r) => ({ ...r, status: 'cancelled' }));
+          return;
+        }
+        const err = e as { message?: string; code?: string };
+        setRun((r) => ({
+          status: 'error',
+          result: null,
+          error: { message: err?.message ?? String(e), code: err?.code },
+          seq: r.seq + 1,
+          code: s.code,
+        }));
+      },
+    );
   }, [pruner]);
 
   useEffect(() => {
-    const t = setTimeout(runNow, DEBOUNCE_MS);
+    // The first request at once: the worker has pruned it ahead (pruneRequest.ts); edits wait for a pause.
+    const t = setTimeout(runNow, seqRef.current === 0 ? 0 : DEBOUNCE_MS);
     return () => clearTimeout(t);
   }, [runNow, code, state.query, state.ratio, state.tokens, state.language, state.engine, state.elision, state.fileName, rerun]);
 

@@ -109,6 +109,12 @@ function aborted(): WorkerReply<never> {
 
 const errMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+/** Request options as a string that does not depend on the order of their keys (or on undefined ones). */
+const optionsKey = (o: WorkerPruneOptions): string =>
+  JSON.stringify(o, (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+
 export function createWorkerHost(engine: Engine, opts: HostOptions = {}): PrunerWorkerApi {
   const controllers = new Map<number, AbortController>();
   const cancelledEarly = new Set<number>();
@@ -293,6 +299,63 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
       };
     }
   }
+  /** A request's reply, and whether Auto's first result ran on the executor (onnxruntime then loads behind it). */
+  interface Ran {
+    reply: WorkerReply<WorkerPruneResult>;
+    deferWasm: boolean;
+  }
+
+  /** One request: its one-time loads (waited for side by side and timed apart: stats.ms is the pruning alone), then the prune. */
+  async function run(text: string, options: WorkerPruneOptions, signal: AbortSignal): Promise<Ran> {
+    let deferWasm = false;
+    try {
+      const requested: EngineChoice = options.engine ?? 'auto';
+      const { engine: _drop, ...rest } = options;
+      const tLoad = performance.now();
+      const [choice] = await Promise.all([chooseScorer(requested), loadsFor(text, rest)]);
+      const loadMs = performance.now() - tLoad;
+      if (signal.aborted) return { reply: aborted(), deferWasm };
+      deferWasm = choice.deferWasm === true;
+      const result = await engine.prune(text, { ...rest, scorer: choice.scorer, signal });
+      if (signal.aborted) return { reply: aborted(), deferWasm };
+      const report: EngineReport = {
+        requested,
+        scorer: result.stats.scorer,
+        backend: result.stats.backend,
+        note: choice.note,
+        loadMs: Math.round(loadMs),
+      };
+      return { reply: { ok: true, value: { ...result, engine: report } }, deferWasm };
+    } catch (e) {
+      return { reply: signal.aborted ? aborted() : { ok: false, error: serializeError(e) }, deferWasm };
+    }
+  }
+
+  /**
+   * The page's first request, pruned ahead (preload.request) while the page builds its editors:
+   * the same text and options, asked for once, take its reply. Any other request cancels it.
+   */
+  let ahead: { text: string; key: string; controller: AbortController; ran: Promise<Ran> } | null = null;
+
+  function startAhead(text: string, options: WorkerPruneOptions): void {
+    const controller = new AbortController();
+    ahead = { text, key: optionsKey(options), controller, ran: run(text, options, controller.signal) };
+  }
+
+  /** The ahead run when this request is the one it pruned (it then ends with this request's signal); else null, and it stops. */
+  function takeAhead(text: string, options: WorkerPruneOptions, signal: AbortSignal): Promise<Ran> | null {
+    const a = ahead;
+    ahead = null;
+    if (!a) return null;
+    if (a.text !== text || a.key !== optionsKey(options)) {
+      a.controller.abort();
+      return null;
+    }
+    signal.addEventListener('abort', () => a.controller.abort(), { once: true });
+    // A failed ahead run (an asset that did not load, say) is not kept: this request tries again.
+    return a.ran.then((r) => (r.reply.ok || signal.aborted ? r : run(text, options, signal)));
+  }
+
   const probe = opts.probeWebGpu ?? defaultProbeWebGpu;
   const yieldFirst = opts.yieldFirst ?? true;
 
@@ -336,7 +399,10 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
         // With a progress listener, the grammars' downloads are counted on their way in.
         engine.configure(progress ? { assets: patch, fetch: progressFetch } : { assets: patch });
       }
-      if (init.preload) preload(init.preload);
+      if (init.preload) {
+        preload(init.preload);
+        if (init.preload.request) startAhead(init.preload.request.text, init.preload.request.options);
+      }
       return capabilities();
     },
 
@@ -348,30 +414,9 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
       try {
         if (yieldFirst) await new Promise((r) => setTimeout(r, 0));
         if (controller.signal.aborted) return aborted();
-        const requested: EngineChoice = options.engine ?? 'auto';
-        const { engine: _drop, ...rest } = options;
-        // One-time loads (model, tokenizer, grammar) are waited for here, side by side, and timed
-        // apart: stats.ms is then the pruning alone.
-        const tLoad = performance.now();
-        const [choice] = await Promise.all([chooseScorer(requested), loadsFor(text, rest)]);
-        const loadMs = performance.now() - tLoad;
-        if (controller.signal.aborted) return aborted();
-        const result = await engine.prune(text, { ...rest, scorer: choice.scorer, signal: controller.signal }).finally(() => {
-          if (choice.deferWasm) startWasm();
-        });
-        if (controller.signal.aborted) return aborted();
-        const report: EngineReport = {
-          requested,
-          scorer: result.stats.scorer,
-          backend: result.stats.backend,
-          note: choice.note,
-          loadMs: Math.round(loadMs),
-        };
-        const value: WorkerPruneResult = { ...result, engine: report };
-        return { ok: true, value } as const;
-      } catch (e) {
-        if (controller.signal.aborted) return aborted();
-        return { ok: false, error: serializeError(e) } as const;
+        const { reply, deferWasm } = await (takeAhead(text, options, controller.signal) ?? run(text, options, controller.signal));
+        if (deferWasm) startWasm();
+        return controller.signal.aborted ? aborted() : reply;
       } finally {
         controllers.delete(requestId);
       }

@@ -48,6 +48,12 @@ export interface WorkerPreload {
   languages?: string[];
   /** The engine the first request will ask for: 'auto' and 'wasm' load the model on WASM, 'webgpu' on WebGPU. */
   engine?: EngineChoice;
+  /**
+   * The first request itself, pruned as soon as its loads are in, while the page is still busy:
+   * a prune() of the same text and options (the first one) then gets that result; any other
+   * prune() cancels it.
+   */
+  request?: { text: string; options: WorkerPruneOptions };
 }
 
 /** What a one-time download is: the model, onnxruntime's wasm, the tokenizer, tree-sitter or a grammar. */

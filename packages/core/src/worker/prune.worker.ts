@@ -15,6 +15,10 @@ import { NeuralScorer } from '../scorers/neural.js';
 import { loadParser, resolveLanguage, type LanguageId } from '../syntax/index.js';
 import { loadDefaultTokenCounter } from '../text/tokens.js';
 import { createWorkerHost } from './host.js';
+// In the worker's own chunk: the library imports these on first use (so that Node's lexical-only
+// processes never load them), which in a browser is one more fetch each on the first result's path.
+import '../text/o200k.js';
+import '../runtime/js/executor.js';
 
 expose(
   createWorkerHost({

@@ -515,3 +515,75 @@ describe('loading before the first request', () => {
     client.dispose();
   });
 });
+
+describe('the first request pruned ahead (preload.request)', () => {
+  const request = { text: 'def f():\n  return 1', options: { query: 'q', ratio: 4, language: 'auto', fileName: undefined, engine: 'lexical' as const } };
+
+  /** A client whose worker has started pruning `request` ahead; `aborted` settles when that prune is cancelled. */
+  async function started() {
+    const s = setup({ preload: { languages: [], engine: 'lexical', request } });
+    await s.client.capabilities();
+    await until(() => s.engines[0].calls.length === 1);
+    const ahead = s.engines[0].calls[0];
+    const aborted = new Promise<boolean>((r) => ahead.options.signal?.addEventListener('abort', () => r(true)));
+    return { ...s, ahead, aborted };
+  }
+
+  it('is pruned at init, before any request; the same request (options in any order) gets that result without a second prune', async () => {
+    const { client, engines, ahead } = await started();
+    expect(ahead.text).toBe(request.text);
+    ahead.release();
+    const r = await client.prune(request.text, { engine: 'lexical', language: 'auto', ratio: 4, query: 'q' });
+    expect(r.text).toBe('def f():');
+    expect(engines[0].calls.length).toBe(1);
+    // Only once: the same request again is pruned again.
+    const again = client.prune(request.text, request.options);
+    await until(() => engines[0].calls.length === 2);
+    engines[0].calls[1].release();
+    await again;
+    client.dispose();
+  });
+
+  it('a different first request cancels it and runs itself', async () => {
+    const { client, engines, aborted } = await started();
+    const r = client.prune(request.text, { ...request.options, ratio: 8 });
+    expect(await aborted).toBe(true);
+    await until(() => engines[0].calls.length === 2);
+    expect(engines[0].calls[1].options.ratio).toBe(8);
+    engines[0].calls[1].release();
+    await r;
+    client.dispose();
+  });
+
+  it('cancelling the request that took it cancels the prune', async () => {
+    const { client, aborted } = await started();
+    const ac = new AbortController();
+    const r = client.prune(request.text, { ...request.options, signal: ac.signal });
+    await tick(10);
+    ac.abort();
+    await expect(r).rejects.toSatisfy(isAbortError);
+    expect(await aborted).toBe(true);
+    client.dispose();
+  });
+
+  it("Auto: onnxruntime starts loading only once the page's request has taken the ahead result", async () => {
+    const loads: string[] = [];
+    const { client } = setup({
+      auto: true,
+      modelUrl: '/m.onnx',
+      neural: (e) => {
+        e.loadNeural = async ({ backend }) => {
+          loads.push(backend);
+          return { name: 'neural', backend, fallbackReason: null, score: () => ({}) as never };
+        };
+      },
+      preload: { languages: [], engine: 'auto', request: { ...request, options: { ...request.options, engine: 'auto' } } },
+    });
+    await client.capabilities();
+    await tick(30);
+    expect(loads).toEqual(['js']);
+    await client.prune(request.text, { ...request.options, engine: 'auto' });
+    await until(() => loads.includes('wasm'));
+    client.dispose();
+  });
+});
