@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { crossOrigin, nextTabResult, nudge, openTab, recordRequests, shot, tabSeq, tabView } from './helpers';
+import { expect, type Page } from '@playwright/test';
+import { crossOrigin, nextTabResult, nudge, openTab, recordRequests, shot, tabSeq, tabView, test } from './helpers';
 
 /** The cards tab's panel (data-state, data-result-seq, data-selected). */
 const view = (page: Page) => tabView(page, 'cards');

@@ -8,9 +8,9 @@
  * they depend on the machine's load. What is asserted: a result arrives, the WASM path does not
  * download onnxruntime's WebGPU build, and the reload downloads none of the large assets again.
  */
-import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test';
+import { expect, type BrowserContext, type Page, type Request } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { keptLines, nextResult, resultSeq } from './helpers';
+import { keptLines, nextResult, resultSeq, test } from './helpers';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 

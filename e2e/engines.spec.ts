@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { keptLines, nextResult, openPlayground, resultSeq, shot } from './helpers';
+import { expect } from '@playwright/test';
+import { keptLines, nextResult, openPlayground, resultSeq, shot, test } from './helpers';
 
 /**
  * The WebGPU and WASM engine settings must keep the same lines. With the model bundled both run

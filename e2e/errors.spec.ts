@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { nextResult, openPlayground, pasteIntoOriginal, resultSeq, shot } from './helpers';
+import { expect } from '@playwright/test';
+import { nextResult, openPlayground, pasteIntoOriginal, resultSeq, shot, test } from './helpers';
 
 test('empty input shows its message', async ({ page }, info) => {
   await openPlayground(page);

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { openPlayground, originalEditor, shot } from './helpers';
+import { expect } from '@playwright/test';
+import { openPlayground, originalEditor, shot, test } from './helpers';
 
 const LAYERS = ['semantic', 'dependency', 'gate', 'keep'] as const;
 

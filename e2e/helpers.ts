@@ -1,7 +1,34 @@
-import { expect, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+import { expect, test as base, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/**
+ * Every spec's `test` (#21: no page error anywhere): a test fails when its page throws an uncaught
+ * error or logs a console error (onnxruntime's warnings, which it sends to console.error unless
+ * its log level is set, included), whatever else it checks. `pageErrors` is the list so far.
+ */
+export const test = base.extend<{ pageErrors: string[] }>({
+  pageErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(`console.error: ${m.text().slice(0, 300)}${m.location().url ? ` (${m.location().url})` : ''}`);
+      });
+      await use(errors);
+      expect(errors, 'page errors and console errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+/** Take the console errors a test caused on purpose out of `pageErrors` (at least one must be there). */
+export async function expectConsoleError(pageErrors: string[], re: RegExp): Promise<void> {
+  // The console event can arrive after the failure the page saw.
+  await expect.poll(() => pageErrors.some((e) => re.test(e)), { message: `a console error matching ${re}` }).toBe(true);
+  pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((e) => !re.test(e)));
+}
 
 const SHOT_DIR = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { QUEUE_PY } from './fixtures';
 import {
   keptLines,
@@ -13,6 +13,7 @@ import {
   tokensAfter,
   tokensBefore,
   visibleText,
+  test,
 } from './helpers';
 
 test('paste code, type a query, move the slider: the pruned side and token counts follow', async ({ page }, info) => {

@@ -1,16 +1,17 @@
 /**
  * Issue 21: the playground at 900, 1,100, 1,280 and 1,440 px: no overlapping headers, the first
- * evidence line in the first screen, each heatmap layer on its own scale (said in the legend),
- * no page error or console error (onnxruntime's warnings included) while switching every sample
- * and engine, a hover that says why a line is kept before its scores, and syntax colour on both
- * sides of the plain Diff view. With CTXPRUNE_DOCS_SCREENSHOTS=1 it
- * rewrites the README's screenshots (docs/screenshots/playground-<width>.png).
+ * evidence line in the first screen, each heatmap layer on its own scale (said in the legend), no
+ * page error or console error (onnxruntime's warnings included) while switching every sample and
+ * engine (helpers' `test` fails every spec on one), a hover that says why a line is kept before
+ * its scores, and syntax colour on both sides of the plain Diff view. With
+ * CTXPRUNE_DOCS_SCREENSHOTS=1 it rewrites the README's screenshots
+ * (docs/screenshots/playground-<width>.png).
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nextResult, openPlayground, originalEditor, modifiedEditor, resultSeq } from './helpers';
+import { nextResult, openPlayground, originalEditor, modifiedEditor, resultSeq, test } from './helpers';
 
 // The README's screenshots are rewritten only when asked (CTXPRUNE_DOCS_SCREENSHOTS=1); otherwise
 // they go with the other test screenshots (e2e/screenshots/, git-ignored).
@@ -30,16 +31,6 @@ async function overlap(a: Locator, b: Locator): Promise<boolean> {
   return x.x < y.x + y.width && y.x < x.x + x.width && x.y < y.y + y.height && y.y < x.y + x.height;
 }
 
-/** Errors a user would never see but a test must: uncaught exceptions and console errors. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`console.error: ${m.text().slice(0, 300)}`);
-  });
-  return errors;
-}
-
 /** The first evidence line's gutter mark is rendered inside the visible part of both panes. */
 async function evidenceInFirstScreen(page: Page) {
   const mark = originalEditor(page).locator('.keep-mark.keep-evidence').first();
@@ -55,8 +46,7 @@ async function evidenceInFirstScreen(page: Page) {
 }
 
 for (const width of WIDTHS) {
-  test(`at ${width} px nothing overlaps and the evidence is in the first screen`, async ({ page }) => {
-    const errors = collectErrors(page);
+  test(`at ${width} px nothing overlaps and the evidence is in the first screen`, async ({ page, pageErrors }) => {
     await page.setViewportSize({ width, height: 800 });
     await openPlayground(page);
     const headers = page.locator('.pane-header');
@@ -79,7 +69,7 @@ for (const width of WIDTHS) {
     await evidenceInFirstScreen(page);
     mkdirSync(DOCS, { recursive: true });
     await page.screenshot({ path: join(DOCS, `playground-${width}.png`) });
-    expect(errors).toEqual([]);
+    expect(pageErrors).toEqual([]);
   });
 }
 
@@ -103,9 +93,8 @@ test('each layer is scaled to what it shows, and the legend says the scale', asy
   if (kind === 'file') expect(buckets).toBeGreaterThan(2);
 });
 
-test('switching every sample and engine throws nothing', async ({ page }) => {
+test('switching every sample and engine throws nothing', async ({ page, pageErrors }) => {
   test.setTimeout(600_000);
-  const errors = collectErrors(page);
   await openPlayground(page);
   const samples = await page.locator('select[aria-label="Sample code"] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
   for (const engine of ['lexical', 'wasm', 'auto']) {
@@ -129,7 +118,7 @@ test('switching every sample and engine throws nothing', async ({ page }) => {
     }
   }
   await page.waitForTimeout(1500);
-  expect(errors).toEqual([]);
+  expect(pageErrors).toEqual([]);
 });
 
 /** Rest the mouse on a line's gutter mark until Monaco shows its hover (one move can be missed on a busy machine). */
@@ -150,7 +139,10 @@ test('hovering a kept line says why it is kept before its scores', async ({ page
   const orig = originalEditor(page);
   for (const [reason, why] of [
     ['repair', /kept: repair for line \d+: (the header of the block it is in|closes the block it is in|keeps its statement whole)/],
-    ['dependency', /kept: dependency( of line \d+ \(it uses `[\w.]+`\)|: an import, header or definition the kept code needs)/],
+    [
+      'dependency',
+      /kept: dependency( of line \d+ \(it uses `[\w.]+`\)|: an import, header or definition the kept code needs|: outline \(imports and definitions score on their own\); no kept line uses `[\w.]+`)/,
+    ],
     ['evidence', /kept: evidence/],
   ] as const) {
     const mark = orig.locator(`.keep-mark.keep-${reason}`).first();

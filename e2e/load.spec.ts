@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import { nextResult, openPlayground, pasteIntoOriginal, resultSeq, shot, tokensAfter, tokensBefore, visibleText } from './helpers';
+import { expect } from '@playwright/test';
+import { nextResult, openPlayground, pasteIntoOriginal, resultSeq, shot, tokensAfter, tokensBefore, visibleText, test } from './helpers';
 
 /** The visible lines (at least five non-blank ones) are lines of the sample, in the sample's order. */
 function expectStretchOf(visible: string, sample: string): void {

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { crossOrigin, nextResult, openPlayground, recordRequests, resultSeq, shot } from './helpers';
+import { expect } from '@playwright/test';
+import { crossOrigin, nextResult, openPlayground, recordRequests, resultSeq, shot, test } from './helpers';
 
 test('no request leaves the page origin', async ({ page, context, baseURL }, info) => {
   const urls = recordRequests(page, context);

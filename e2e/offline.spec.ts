@@ -1,7 +1,7 @@
-import { expect, test } from '@playwright/test';
-import { nextResult, openPlayground, shot, tokensAfter } from './helpers';
+import { expect } from '@playwright/test';
+import { expectConsoleError, nextResult, openPlayground, shot, tokensAfter, test } from './helpers';
 
-test('works offline once loaded', async ({ page, context }, info) => {
+test('works offline once loaded', async ({ page, context, pageErrors }, info) => {
   await openPlayground(page);
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
@@ -22,6 +22,8 @@ test('works offline once loaded', async ({ page, context }, info) => {
         ),
       ),
     ).toBe('failed');
+    // That failed fetch is the one console error this test expects.
+    await expectConsoleError(pageErrors, /net::ERR_FAILED \(.*\/not-cached-\d+\)$/);
     await expect(page.locator('.monaco-diff-editor')).toBeVisible();
     await nextResult(page, 0);
     await expect(page.getByTestId('error')).toHaveCount(0);

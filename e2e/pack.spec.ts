@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './helpers';
 
 /** The "Repository pack" tab (#19): packContext over the ledger sample in a worker, a budget slider. */
 const view = (page: Page) => page.getByTestId('pack-view');

@@ -9,7 +9,8 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from '../helpers';
 
 const repo = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const core = join(repo, 'packages/core');

@@ -3,7 +3,8 @@
  * request supersedes older ones, stale results are dropped (as in the pruning tab).
  */
 import { useEffect, useRef, useState } from 'react';
-import type { CardsParams, CardsView, CompactParams, CompactView, WorkbenchReply, WorkbenchRequest } from './types';
+import { workerInit } from '../assets';
+import type { CardsParams, CardsView, CompactParams, CompactView, WorkbenchInit, WorkbenchReply, WorkbenchRequest } from './types';
 
 let worker: Worker | null = null;
 let nextId = 0;
@@ -29,6 +30,8 @@ function getWorker(): Worker {
       worker?.terminate();
       worker = null;
     };
+    // The same-origin asset URLs the pruning worker gets (tree-sitter, grammars, the tokenizer's table).
+    worker.postMessage({ kind: 'init', assets: workerInit().assets ?? {} } satisfies WorkbenchInit);
   }
   return worker;
 }

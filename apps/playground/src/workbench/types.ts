@@ -14,6 +14,7 @@ import type {
   Selector,
   UnitType,
 } from '@ctxprune/core';
+import type { WorkerAssets } from '@ctxprune/core/worker';
 
 export interface CardsParams {
   task: string;
@@ -32,6 +33,12 @@ export interface CompactParams {
 }
 
 export type WorkbenchRequest = { id: number; kind: 'cards'; params: CardsParams } | { id: number; kind: 'compact'; params: CompactParams };
+
+/** The first message to a new workbench worker: the same-origin asset URLs the page resolved (assets.ts). */
+export interface WorkbenchInit {
+  kind: 'init';
+  assets: WorkerAssets;
+}
 
 export type WorkbenchReply =
   | { id: number; ok: true; superseded?: false; view: CardsView | CompactView; ms: number }

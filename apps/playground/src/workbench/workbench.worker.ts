@@ -3,14 +3,22 @@
  * Requests of one kind supersede each other: a request that is no longer the newest of its kind
  * when its turn comes is answered `superseded` without running.
  */
-import { loadDefaultTokenCounter } from '@ctxprune/core';
+import { configure, loadDefaultTokenCounter } from '@ctxprune/core';
 import { runCards, runCompaction } from './compute';
-import type { WorkbenchReply, WorkbenchRequest } from './types';
+import type { WorkbenchInit, WorkbenchReply, WorkbenchRequest } from './types';
 
 const latest: Record<WorkbenchRequest['kind'], number> = { cards: 0, compact: 0 };
 const post = (r: WorkbenchReply) => (self as unknown as Worker).postMessage(r);
 
-self.onmessage = async (e: MessageEvent<WorkbenchRequest>) => {
+self.onmessage = async (e: MessageEvent<WorkbenchRequest | WorkbenchInit>) => {
+  // The page's asset URLs first: without them the library looked for tree-sitter's wasm beside
+  // this worker's script, got the page's HTML, logged console errors and pruned the transcript's
+  // file reads without a grammar (#21).
+  if (e.data.kind === 'init') {
+    const { grammarUrls, ...rest } = e.data.assets;
+    configure({ assets: { ...rest, ...(grammarUrls ? { grammarUrls } : {}) } });
+    return;
+  }
   const req = e.data;
   latest[req.kind] = Math.max(latest[req.kind], req.id);
   // Let newer queued messages arrive first: a burst of changes runs only the last one.
