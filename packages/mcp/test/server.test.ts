@@ -125,7 +125,9 @@ describe('ctxprune mcp over stdio', { timeout: 60_000 }, () => {
   it('read_pruned prunes for the focus and says what was elided and how to read it', async () => {
     const r = await call('read_pruned', { path: 'src/limiter.py', focus: 'Retry-After parsing of an HTTP date', ratio: 3 });
     expect(r.isError).toBe(false);
-    const [header, ...body] = r.text.split('\n');
+    // The file ends with a newline, and so does its pruned read (#21), after a kept line or a marker.
+    expect(r.text.endsWith('\n')).toBe(true);
+    const [header, ...body] = r.text.slice(0, -1).split('\n');
     expect(header).toMatch(/^src\/limiter\.py: \[ctxprune: kept \d+\/46 lines/);
     expect(header).toMatch(/elided \d+ lines: \d+/);
     expect(header).toMatch(/read_pruned \{"path": "src\/limiter\.py", "focus": "", "startLine": \d+, "endLine": \d+\}/);
