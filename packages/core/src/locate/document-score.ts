@@ -30,6 +30,12 @@ export function documentScoreFromScorer(scorer: Scorer, maxLines = 3000): Docume
     const out: number[] = [];
     for (const text of texts) {
       const lines = text.split('\n').slice(0, maxLines);
+      // The lexical scorer's document score reads neither the structure nor the decoding: skip them.
+      if (scorer instanceof LexicalScorer) {
+        const d = scorer.documentScore(query, lines);
+        out.push(Number.isFinite(d) ? d : 0);
+        continue;
+      }
       const structure = analyzeByIndent(lines, 'python');
       try {
         const r = await scorer.score({ query, lines, structure, language: 'python' });
