@@ -73,6 +73,11 @@ function sigmoid(x: number): number {
   return 1 / (1 + Math.exp(-x));
 }
 
+/** The part of a query the scorer reads: its first MAX_QUERY_CHARS characters. */
+const readQuery = (query: string): string => (query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query);
+/** The document score: the best line's raw BM25 squashed into [0, 1) (score() and documentScore() share it). */
+const squashed = (rawMax: number): number => rawMax / (4 + rawMax);
+
 export class LexicalScorer implements Scorer {
   readonly name = 'lexical';
   private readonly opts: Required<LexicalScorerOptions>;
@@ -93,7 +98,7 @@ export class LexicalScorer implements Scorer {
   private *steps(input: ScorerInput): Steps<ScorerOutput> {
     const { lines, structure: st } = input;
     const n = lines.length;
-    const query = input.query.length > MAX_QUERY_CHARS ? input.query.slice(0, MAX_QUERY_CHARS) : input.query;
+    const query = readQuery(input.query);
     const queryTerms = termsOf(query);
 
     const { evidence, rawMax } = yield* this.evidence(lines, queryTerms, st);
@@ -129,7 +134,7 @@ export class LexicalScorer implements Scorer {
       headCrfs: [crfParams([0.7, -0.7, -0.7, 0.7]), crfParams([0.15, -0.15, -0.15, 0.15])],
       fusedCrf: crfParams([this.opts.stickiness, -this.opts.stickiness, -this.opts.stickiness, this.opts.stickiness]),
       // Best single-line BM25 squashed to [0,1): a rough "does this file mention the query at all".
-      documentScore: rawMax / (4 + rawMax),
+      documentScore: squashed(rawMax),
       scorer: 'lexical',
       backend: 'cpu',
     };
@@ -141,8 +146,7 @@ export class LexicalScorer implements Scorer {
    * The same number; the document score of the locate rerank calls it for 50 files a task.
    */
   documentScore(query: string, lines: string[]): number {
-    const q = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
-    const queryTerms = termsOf(q);
+    const queryTerms = termsOf(readQuery(query));
     const n = lines.length;
     if (queryTerms.length === 0 || n === 0) return 0;
     const kind = new Uint8Array(n).fill(LineKind.Code);
@@ -150,7 +154,7 @@ export class LexicalScorer implements Scorer {
     const raw = bm25Scores(runSteps(lineIndex(lines, kind, new Set(queryTerms))), queryTerms);
     let rawMax = 0;
     for (let t = 0; t < n; t++) if (raw[t] > rawMax) rawMax = raw[t];
-    return rawMax / (4 + rawMax);
+    return squashed(rawMax);
   }
 
   /** Semantic evidence in [0,1] per line, and the best raw line score. */
