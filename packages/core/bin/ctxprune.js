@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI is compiled to dist/ by `npm run build` (run by `npm ci` via prepare).
-import { statSync } from 'node:fs';
 
 // A reader that stops early (`ctxprune prune … | head`) closes the pipe: exit quietly, as Unix tools do.
 process.stdout.on('error', (err) => {
@@ -11,23 +10,19 @@ process.stdout.on('error', (err) => {
 process.env.CTXPRUNE_ONE_SHOT = '1';
 
 /**
- * `prune` runs from its bundle (dist/cli-bundle, scripts/bundle-cli.mjs: a few files instead of
+ * `prune` runs from its bundle (bin/prune-bundle.js: one script with V8's code cache, instead of
  * dist/cli's ~60 modules, for a process started once per read) when the build made one after the
  * last compile of dist/cli; every other command, and `prune` without a current bundle, from dist/cli.
  */
-function entry() {
+async function entry() {
   if (process.argv[2] === 'prune') {
-    try {
-      const mtime = (path) => statSync(new URL(path, import.meta.url)).mtimeMs;
-      if (mtime('../dist/cli-bundle/main.js') >= mtime('../dist/cli/main.js')) return '../dist/cli-bundle/main.js';
-    } catch {
-      /* no bundle */
-    }
+    const bundle = await import('./prune-bundle.js');
+    if (bundle.bundleIsCurrent()) return bundle.loadPruneBundle({ useCache: process.env.CTXPRUNE_CODE_CACHE !== '0' }).exports;
   }
-  return '../dist/cli/main.js';
+  return import('../dist/cli/main.js');
 }
 
-import(entry())
+entry()
   .then((m) => m.main(process.argv.slice(2)))
   .then((code) => {
     process.exitCode = code ?? 0;

@@ -1,47 +1,91 @@
 /**
- * The `prune` bundle that bin/ctxprune.js runs for `prune` (dist/cli-bundle, made by `npm run
- * build`: scripts/bundle-cli.mjs, #15 CLI start-up): it is built after dist/cli, answers --help and
- * --version, and prints byte for byte what the modules of dist/cli print.
+ * The `prune` bundle that bin/ctxprune.js runs for `prune` (dist/cli-bundle/prune.cjs with its V8
+ * code cache, made by `npm run build`: scripts/bundle-cli.mjs and scripts/cli-code-cache.mjs; loaded
+ * by bin/prune-bundle.js, #15 CLI start-up): it is built after dist/cli, V8 accepts its cache, its
+ * import() calls reach packages and modules through the loader, and it prints byte for byte what
+ * the modules of dist/cli print, with and without the cache.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const CORE = join(import.meta.dirname, '../..');
 const BIN = join(CORE, 'bin/ctxprune.js');
-const BUNDLE = join(CORE, 'dist/cli-bundle/main.js');
+const LOADER = pathToFileURL(join(CORE, 'bin/prune-bundle.js')).href;
+const BUNDLE = join(CORE, 'dist/cli-bundle/prune.cjs');
 const MODULES = join(CORE, 'dist/cli/main.js');
 
-/** `main(args)` of one entry module, in a one-shot process as bin/ctxprune.js makes it. */
-function run(entry: string, args: string[]) {
-  const code = `const m = await import(${JSON.stringify(entry)}); process.exitCode = await m.main(process.argv.slice(1));`;
+/** Runs `code` (an ES module body) in a one-shot process as bin/ctxprune.js makes it. */
+function node(code: string, args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, ['--input-type=module', '-e', code, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, CTXPRUNE_ONE_SHOT: '1' },
+    env: { ...process.env, CTXPRUNE_ONE_SHOT: '1', ...env },
   });
 }
+const viaModules = (args: string[]) =>
+  node(`const m = await import(${JSON.stringify(pathToFileURL(MODULES).href)}); process.exitCode = await m.main(process.argv.slice(1));`, args);
+const viaBundle = (args: string[], useCache = true) =>
+  node(
+    `const m = await import(${JSON.stringify(LOADER)}); process.exitCode = await m.loadPruneBundle({ useCache: ${useCache} }).exports.main(process.argv.slice(1));`,
+    args,
+  );
+const viaBin = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
 
 describe.skipIf(!existsSync(MODULES))('the prune bundle (dist/cli-bundle)', () => {
-  it('is built, after dist/cli (else bin/ctxprune.js would not use it)', () => {
+  it('is built, after dist/cli (else bin/ctxprune.js would not use it), with its code cache', () => {
     expect(existsSync(BUNDLE)).toBe(true);
     expect(statSync(BUNDLE).mtimeMs).toBeGreaterThanOrEqual(statSync(MODULES).mtimeMs);
+    expect(existsSync(`${BUNDLE}.cache`)).toBe(true);
   });
 
-  it('answers --version and prune --help', () => {
-    expect(run(BUNDLE, ['--version']).stdout).toBe(run(MODULES, ['--version']).stdout);
-    const help = run(BUNDLE, ['prune', '--help']);
+  it('is compiled from its code cache: V8 accepts it in a fresh process', () => {
+    const r = node(`const m = await import(${JSON.stringify(LOADER)}); console.log(m.loadPruneBundle().cacheRejected);`, []);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('false\n');
+  });
+
+  it('answers --version, --help (every command module through the loader) and prune --help', () => {
+    expect(viaBundle(['--version']).stdout).toBe(viaModules(['--version']).stdout);
+    const help = viaBundle(['--help']);
     expect(help.status).toBe(0);
-    expect(help.stdout).toMatch(/^ctxprune prune: prune one file/);
+    expect(help.stdout).toBe(viaModules(['--help']).stdout);
+    const pruneHelp = viaBin(['prune', '--help']);
+    expect(pruneHelp.status).toBe(0);
+    expect(pruneHelp.stdout).toMatch(/^ctxprune prune: prune one file/);
   });
 
-  it('prunes as dist/cli does, and bin/ctxprune.js prints the same', () => {
+  it('prunes as dist/cli does, with and without the cache, and bin/ctxprune.js prints the same', () => {
     for (const file of [join(CORE, 'test/fixtures/samples/rate_limiter.py'), join(CORE, 'src/text/elision.ts')]) {
-      const args = ['prune', file, '--query', 'how is the token budget counted', '--ratio', '4', '--scorer', 'lexical'];
-      const want = run(MODULES, args);
-      expect(want.status).toBe(0);
-      expect(run(BUNDLE, args).stdout).toBe(want.stdout);
-      expect(spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' }).stdout).toBe(want.stdout);
+      for (const scorer of ['lexical', 'auto']) {
+        const args = ['prune', file, '--query', 'how is the token budget counted', '--ratio', '4', '--scorer', scorer];
+        const want = viaModules(args);
+        expect(want.status).toBe(0);
+        expect(viaBundle(args).stdout).toBe(want.stdout);
+        expect(viaBundle(args, false).stdout).toBe(want.stdout);
+        expect(viaBin(args).stdout).toBe(want.stdout);
+      }
     }
-  }, 60_000);
+  }, 120_000);
+
+  it("loads onnxruntime-web through the loader's import() (--backend wasm)", () => {
+    const args = [
+      'prune',
+      join(CORE, 'src/text/elision.ts'),
+      '--query',
+      'how is the token budget counted',
+      '--ratio',
+      '4',
+      '--scorer',
+      'neural',
+      '--backend',
+      'wasm',
+    ];
+    const got = viaBin(args);
+    expect(got.status).toBe(0);
+    expect(got.stdout).toBe(viaModules(args).stdout);
+    const stats = JSON.parse(viaBin([...args, '--json']).stdout).stats;
+    expect([stats.scorer, stats.backend, stats.degraded]).toEqual(['neural', 'wasm', []]);
+  }, 120_000);
 });
