@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { DiffEditor, type DiffOnMount } from '@monaco-editor/react';
+import { lazy, Suspense, type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { DiffOnMount } from '@monaco-editor/react';
 import type { editor } from 'monaco-editor/editor/editor.api';
 import { detectLanguage, isLanguageId, LANGUAGES, type ElisionStyle, type LanguageId } from '@ctxprune/core';
 import { ENGINE_CHOICES, isAbortError, type EngineChoice, type LoadProgress, type WorkerCapabilities, type WorkerPruneResult } from '@ctxprune/core/worker';
@@ -12,12 +12,36 @@ import { LAYER_INFO, heatmapDecorations, injectHeatmapStyles, layerScale } from 
 import { EXTENSION, LANGUAGE_LABELS, MONACO_LANGUAGE } from './languages';
 import { Legend } from './Legend';
 import { keptFor } from './why';
-import { monaco } from './monaco';
+import { LightDiff } from './LightDiff';
 import { StatsBar } from './StatsBar';
 
 /** Files above this size are refused before they reach the editor (the library's own limit is 8 MB of text). */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
 const DEBOUNCE_MS = 250;
+/** Monaco loads after the first result is on screen, or after this long without one (a slow first run). */
+const EDITOR_FALLBACK_MS = 8000;
+
+/** The diff editor and Monaco: a chunk of its own, loaded once the first result is shown (monacoDiff.ts). */
+let monaco: typeof import('./monacoDiff').monaco | null = null;
+const MonacoDiff = lazy(() =>
+  import('./monacoDiff').then(
+    (m) => {
+      monaco = m.monaco;
+      return m;
+    },
+    () => ({
+      // The chunk did not load (offline before it was ever cached): the panes stay plain text.
+      default: ({ loading }: { loading?: ReactNode }) => (
+        <>
+          {loading}
+          <div className="stale-card" role="status">
+            The editor could not be loaded: the panes are read-only. Reload the page to try again.
+          </div>
+        </>
+      ),
+    }),
+  ),
+);
 
 interface RunState {
   status: 'starting' | 'running' | 'done' | 'error' | 'cancelled';
@@ -44,7 +68,6 @@ function engineLabels(caps: WorkerCapabilities | null): Record<EngineChoice, str
 /** The line-pruning tab (the original playground view). URL state is written while it is the active tab. */
 export function PruningView({ active }: { active: boolean }) {
   const [state, setState] = useState<ViewState>(() => initialViewState(window.location.search));
-  const [initialCode] = useState(state.code ?? '');
   const [run, setRun] = useState<RunState>({ status: 'starting', result: null, error: null, seq: 0, code: null });
   const [caps, setCaps] = useState<WorkerCapabilities | null>(null);
   const [download, setDownload] = useState<LoadProgress[]>([]);
@@ -54,6 +77,11 @@ export function PruningView({ active }: { active: boolean }) {
 
   const pruner = useMemo(() => getPruner(), []);
   const diffRef = useRef<editor.IStandaloneDiffEditor | null>(null);
+  /**
+   * The input the diff editor starts from, set when the editor is wanted (null until then: the
+   * panes are plain text, LightDiff). Set once: the editor's `original` prop never changes after.
+   */
+  const [editorOriginal, setEditorOriginal] = useState<string | null>(null);
   const decoRef = useRef<editor.IEditorDecorationsCollection | null>(null);
   const seqRef = useRef(0);
   const abortRef = useRef<AbortController | null>(null);
@@ -138,6 +166,25 @@ export function PruningView({ active }: { active: boolean }) {
 
   const cancel = () => abortRef.current?.abort();
 
+  // --- the editor: Monaco once the first result (or error) has been painted ---------------------
+  const wantEditor = useCallback(() => setEditorOriginal((o) => o ?? stateRef.current.code ?? ''), []);
+  const firstRunOver = run.status !== 'starting';
+  useEffect(() => {
+    if (editorOriginal !== null) return;
+    let frame = 0;
+    // After the frame that shows the result: evaluating Monaco is a long task, never ahead of it.
+    const t = window.setTimeout(
+      () => {
+        frame = requestAnimationFrame(() => window.setTimeout(wantEditor, 0));
+      },
+      firstRunOver ? 0 : EDITOR_FALLBACK_MS,
+    );
+    return () => {
+      clearTimeout(t);
+      cancelAnimationFrame(frame);
+    };
+  }, [firstRunOver, editorOriginal, wantEditor]);
+
   // --- URL state -----------------------------------------------------------------------------
   const [codeOmitted, setCodeOmitted] = useState(false);
   useEffect(() => {
@@ -155,6 +202,13 @@ export function PruningView({ active }: { active: boolean }) {
   const onMount: DiffOnMount = (diff) => {
     diffRef.current = diff;
     const original = diff.getOriginalEditor();
+    // The input changed (a sample picked, a file opened) while Monaco was loading: start from it.
+    const now = stateRef.current.code ?? '';
+    const model = original.getModel();
+    if (monaco && model && model.getValue() !== now) {
+      diff.setModel({ original: monaco.editor.createModel(now, model.getLanguageId()), modified: diff.getModifiedEditor().getModel()! });
+      retire(model);
+    }
     original.updateOptions({ placeholder: 'Paste code here, open a local file, or pick a sample above.' });
     decoRef.current = original.createDecorationsCollection();
     diff.onDidUpdateDiff(() => {
@@ -257,7 +311,7 @@ export function PruningView({ active }: { active: boolean }) {
         // ("Illegal value for lineNumber", #21). A new model starts a fresh computation.
         // Keep where the user was, unless the panes are about to scroll to the evidence anyway.
         const view = autoScroll.current ? null : diff.getOriginalEditor().saveViewState();
-        const next = monaco.editor.createModel(text, modified.getLanguageId());
+        const next = monaco!.editor.createModel(text, modified.getLanguageId());
         diff.setModel({ original, modified: next });
         retire(modified);
         if (view) diff.getOriginalEditor().restoreViewState(view);
@@ -276,7 +330,7 @@ export function PruningView({ active }: { active: boolean }) {
     const orig = diff?.getOriginalEditor();
     setState((s) => ({ ...s, ...patch, code: text }));
     autoScroll.current = true;
-    if (diff && orig) {
+    if (diff && orig && monaco) {
       const model = orig.getModel()!;
       const modified = diff.getModifiedEditor().getModel()!;
       // Editing a model while Monaco computes a diff on it makes Monaco map that diff's result
@@ -353,6 +407,8 @@ export function PruningView({ active }: { active: boolean }) {
   };
 
   const busy = run.status === 'running' || run.status === 'starting';
+  // Until Monaco is in: the input and the pruned text as plain text; a click or a key there asks for the editor now.
+  const light = <LightDiff original={code} pruned={run.status === 'error' ? '' : pruned} onWake={wantEditor} />;
   const labels = engineLabels(caps);
 
   return (
@@ -556,36 +612,42 @@ export function PruningView({ active }: { active: boolean }) {
         </div>
         <div className="editor-wrap" data-testid="diff" ref={wrapRef}>
           {busy && <div className="progress" role="progressbar" aria-label="Pruning" />}
-          <DiffEditor
-            original={initialCode}
-            modified=""
-            language={monacoLanguage}
-            theme={state.layer === 'off' ? 'ctx-diff' : 'ctx-heat'}
-            originalModelPath="inmemory://ctxprune/original"
-            modifiedModelPath="inmemory://ctxprune/pruned"
-            onMount={onMount}
-            loading={<div className="editor-loading">Loading editor…</div>}
-            options={{
-              originalEditable: true,
-              readOnly: true,
-              renderSideBySide: true,
-              useInlineViewWhenSpaceIsLimited: false,
-              automaticLayout: true,
-              minimap: { enabled: false },
-              fontSize: 13,
-              lineNumbersMinChars: 3,
-              lineDecorationsWidth: 8,
-              scrollBeyondLastLine: false,
-              ignoreTrimWhitespace: false,
-              renderMarginRevertIcon: false,
-              renderIndicators: false,
-              originalAriaLabel: 'Original code, editable. Tab moves focus; press Control+M to make Tab indent.',
-              modifiedAriaLabel: 'Pruned code, read-only',
-              fixedOverflowWidgets: true,
-              // Tab moves focus (keyboard users are not trapped); Ctrl+M switches Tab to indenting.
-              tabFocusMode: true,
-            }}
-          />
+          {editorOriginal === null ? (
+            light
+          ) : (
+            <Suspense fallback={light}>
+              <MonacoDiff
+                original={editorOriginal}
+                modified=""
+                language={monacoLanguage}
+                theme={state.layer === 'off' ? 'ctx-diff' : 'ctx-heat'}
+                originalModelPath="inmemory://ctxprune/original"
+                modifiedModelPath="inmemory://ctxprune/pruned"
+                onMount={onMount}
+                loading={light}
+                options={{
+                  originalEditable: true,
+                  readOnly: true,
+                  renderSideBySide: true,
+                  useInlineViewWhenSpaceIsLimited: false,
+                  automaticLayout: true,
+                  minimap: { enabled: false },
+                  fontSize: 13,
+                  lineNumbersMinChars: 3,
+                  lineDecorationsWidth: 8,
+                  scrollBeyondLastLine: false,
+                  ignoreTrimWhitespace: false,
+                  renderMarginRevertIcon: false,
+                  renderIndicators: false,
+                  originalAriaLabel: 'Original code, editable. Tab moves focus; press Control+M to make Tab indent.',
+                  modifiedAriaLabel: 'Pruned code, read-only',
+                  fixedOverflowWidgets: true,
+                  // Tab moves focus (keyboard users are not trapped); Ctrl+M switches Tab to indenting.
+                  tabFocusMode: true,
+                }}
+              />
+            </Suspense>
+          )}
           {outOfDate && (
             <div className="stale-card" role="status" data-testid="out-of-date">
               Out of date: the input changed after the last result. Press Run (Ctrl+Enter) to prune it.
