@@ -19,8 +19,11 @@ const inputs = ['src/prune/pipeline.ts', 'src/text/elision.ts', 'test/fixtures/s
   .filter((url) => existsSync(url));
 for (const url of inputs) {
   for (const scorer of ['lexical', 'auto']) {
-    const code = await exports.main(['prune', fileURLToPath(url), '--query', 'how is the token budget counted', '--ratio', '4', '--scorer', scorer], quiet);
-    if (code !== 0) throw new Error(`cli-code-cache: prune ${fileURLToPath(url)} --scorer ${scorer} exited ${code}`);
+    // A warm-up that fails only leaves its functions out of the cache: say so, go on.
+    const code = await exports
+      .main(['prune', fileURLToPath(url), '--query', 'how is the token budget counted', '--ratio', '4', '--scorer', scorer], quiet)
+      .catch((err) => err);
+    if (code !== 0) console.warn(`cli-code-cache: warm-up prune ${fileURLToPath(url)} --scorer ${scorer} failed (${code}); its functions compile at run time`);
   }
 }
 const out = new URL('dist/cli-bundle/prune.cjs.cache', pkg);
