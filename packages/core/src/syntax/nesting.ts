@@ -42,12 +42,12 @@ const NOT_EMPTY = new Set(['parenthesized_expression', 'type_arguments', 'type_p
  * For each line, the lines keeping it needs: the next line of its skeleton (a cycle through the
  * skeleton, so that closing over it reaches every line) and the line that opens its container.
  */
-export function buildNesting(root: Node, table: GrammarTable, lines: string[], spanStart: Int32Array): Nesting {
-  return runSteps(nestingSteps(root, table, lines, spanStart));
+export function buildNesting(root: Node, table: GrammarTable, lines: string[], spanStart: Int32Array, parent: Int32Array): Nesting {
+  return runSteps(nestingSteps(root, table, lines, spanStart, parent));
 }
 
 /** buildNesting as steps (util/steps.ts): a yield every 16 top-level nodes and every STEP_LINES lines. */
-export function* nestingSteps(root: Node, table: GrammarTable, lines: string[], spanStart: Int32Array): Steps<Nesting> {
+export function* nestingSteps(root: Node, table: GrammarTable, lines: string[], spanStart: Int32Array, parent: Int32Array): Steps<Nesting> {
   const n = lines.length;
   const group = Int32Array.from({ length: n }, (_, i) => i);
   const find = (x: number): number => {
@@ -78,10 +78,16 @@ export function* nestingSteps(root: Node, table: GrammarTable, lines: string[], 
       b = kids[kids.length - 1];
     return kids.length >= 2 && a !== null && b !== null && !NOT_EMPTY.has(type) && OPEN_TOKENS.has(typeOf(a)) && CLOSE_TOKENS.has(typeOf(b));
   };
-  /** A body the structure analysis walked: its first line has a span of its own, not the header's. */
+  /**
+   * A body the structure analysis walked: its first line has a span of its own, not the header's,
+   * and its header (at or below the owner's first row) is that line's parent. A block-typed node
+   * the analysis did not walk, such as the object type in `let x: {` … `} = {` m() {…} `}` whose
+   * statement it cut around the method, has lines with spans of their own too, but no header:
+   * its lines need its `{` line like any bracketed list's.
+   */
   const walkedBody = (y: Node, sy: number, ey: number, ownerRow: number) => {
     const from = y.startPosition.column <= indentOf(lines[sy] ?? '').length ? sy : sy + 1;
-    return from <= ey && from < n && spanStart[from] !== spanStart[ownerRow];
+    return from <= ey && from < n && spanStart[from] !== spanStart[ownerRow] && parent[from] >= ownerRow;
   };
 
   /** A new element `z` of a container opened on line `opener` (-1: a walked body, none). */
@@ -116,7 +122,21 @@ export function* nestingSteps(root: Node, table: GrammarTable, lines: string[], 
     if (isText(type)) {
       union(sy, anchor);
       union(ey, anchor);
-      for (let r = sy + 1; r < ey; r++) need(r, sy);
+      let r = sy + 1;
+      // Code in a `${…}` of a template string that spans lines is nested as in brackets (its
+      // `${` and `}` lines are the string's), not text: a ternary there is kept all or none.
+      for (const sub of type === 'template_string' ? y.namedChildren : []) {
+        if (!sub || typeOf(sub) !== 'template_substitution') continue;
+        const s1 = sub.startPosition.row;
+        const e1 = Math.min(endOf(sub).row, n - 1);
+        if (s1 === e1 || s1 + 1 < r) continue;
+        for (; r < s1; r++) need(r, sy);
+        union(s1, anchor);
+        union(e1, anchor);
+        for (const z of sub.namedChildren) if (z) element(z, s1, false, depth + 1);
+        r = e1 + 1;
+      }
+      for (; r < ey; r++) need(r, sy);
       return;
     }
     const kids = y.children;

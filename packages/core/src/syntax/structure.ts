@@ -114,5 +114,5 @@ function* analyzeSteps(tree: Tree, lang: LanguageId, lineCount: number, lines: s
     i = j;
     yield;
   }
-  return yield* finishSteps(a, countErrors(tree), (spanStart) => nestingSteps(root, a.t, ls, spanStart));
+  return yield* finishSteps(a, countErrors(tree), (spanStart) => nestingSteps(root, a.t, ls, spanStart, a.parent));
 }

@@ -87,6 +87,49 @@ describe('bracket nesting (buildNesting)', () => {
     expect(needs(s, 22)).toEqual([22]);
   });
 
+  it('typescript: an object type in a declaration cut around a method is a bracketed list, not a walked body', async () => {
+    // The declaration is cut into blocks around the method (statements.ts `segmented`), so the
+    // lines of its type annotation have spans of their own; their `{` line has to come with them.
+    const src = [
+      /* 1 */ 'let reducers: {',
+      /* 2 */ '  [P in ActionTypes]: (',
+      /* 3 */ '    state: StateDefinition,',
+      /* 4 */ '    action: Extract<Actions, { type: P }>',
+      /* 5 */ '  ) => StateDefinition',
+      /* 6 */ '} = {',
+      /* 7 */ '  [ActionTypes.SetTitleId](state, action) {',
+      /* 8 */ '    return { ...state, titleId: action.id }',
+      /* 9 */ '  },',
+      /* 10 */ '}',
+    ].join('\n');
+    const s = await analyze(src, 'typescript');
+    expect(needs(s, 3)).toEqual([1, 2, 3, 5, 6, 10]);
+    expect(needs(s, 2)).toEqual([1, 2, 5, 6, 10]);
+    // The method is still a walked body.
+    expect(needs(s, 8)).toEqual([8]);
+  });
+
+  it('typescript: code in a multi-line `${…}` of a template string is nested, not text', async () => {
+    const src = [
+      /* 1 */ 'export function hashValue(v: any): string {',
+      /* 2 */ '  return `s${',
+      /* 3 */ '    typeof v === "string"',
+      /* 4 */ '      ? hash(v)',
+      /* 5 */ '      : hash(',
+      /* 6 */ '          JSON.stringify(v) || ""',
+      /* 7 */ '        )',
+      /* 8 */ '  }`;',
+      /* 9 */ '}',
+    ].join('\n');
+    const s = await analyze(src, 'typescript');
+    expect(needs(s, 6)).toEqual([2, 3, 4, 5, 6, 7, 8]);
+    const text = ['const t = `one', 'two ${', '  a', '    ? b', '    : c', '} three', 'four`;'].join('\n');
+    const t = await analyze(text, 'typescript');
+    // Text lines need the first line only; the ternary in `${…}` is one skeleton with the string's.
+    expect(needs(t, 7)).toEqual([1, 2, 6, 7]);
+    expect(needs(t, 4)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
   it('python: parameters, strings and call arguments; clauses are not one skeleton with their head', async () => {
     const py = [
       /* 1 */ 'def f(',
