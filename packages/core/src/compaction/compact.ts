@@ -18,7 +18,8 @@
  *
  * The steps live in their own modules: protection.ts (what is protected), pairs.ts (call/result
  * pairing), reactive.ts, scored.ts (the scored strategies: offers.ts, plan.ts, relevance.ts,
- * packing.ts, topup.ts), fit-last.ts (cutting the protected messages), result.ts (the output).
+ * packing.ts, floor.ts, topup.ts), fit-last.ts (cutting the protected messages), result.ts (the
+ * output).
  */
 import { degradation, noteOnce, type CompactionDegradation } from '../degradations.js';
 import { checkedCounter, loadDefaultTokenCounter } from '../text/tokens.js';

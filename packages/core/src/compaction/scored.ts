@@ -7,6 +7,7 @@ import { noteOnce, type CompactionDegradation } from '../degradations.js';
 import type { MigScore } from '../select/types.js';
 import { latestUserIndex, type ResolvedGoal } from './goal.js';
 import { documentEvidence, namedScores } from './evidence.js';
+import { floorBest } from './floor.js';
 import { hookTimeout } from './hooks.js';
 import { offersOf, type Offer } from './offers.js';
 import { packUnits } from './packing.js';
@@ -68,6 +69,7 @@ export async function scored(
   // (evidence.ts); plain MIG has no goal, a relevance hook decides alone.
   const taskAware = opt.strategy !== 'mig' && !options.relevance;
   const docScore = taskAware ? await documentEvidence(options.documentScorer) : null;
+  const docRel = new Map<number, number>();
   dump.relevanceBackend = await rateUnits(
     goal,
     units,
@@ -78,6 +80,7 @@ export async function scored(
     degraded,
     docScore ?? undefined,
     taskAware ? { scores: (msgs) => namedScores(messages, ctx.pairs, msgs), weight: opt.mentionWeight } : undefined,
+    docRel,
   );
   // The protected messages' smallest cuts are given (context, paid up front); the rest compete.
   const given = units.filter((u) => softSet.has(u.msg) && u.level === 0);
@@ -87,6 +90,9 @@ export async function scored(
   const packed = packUnits(ctx, opt, units, candidates, given, selBudget - mandatory);
   if (opt.strategy !== 'task_aware') Object.assign(dump, { groupBy: opt.groupBy, groups: packed.groups });
   const scores: Map<string, MigScore> = packed.scores;
+  // The message rated best as a whole keeps its first cut (floor.ts), and nothing later takes it away.
+  const migOf = (u: Unit) => scores.get(u.id)?.mig ?? u.relevance;
+  const floored = opt.strategy !== 'mig' ? floorBest(units, packed.selected, docRel, owners, migOf, selBudget - mandatory) : null;
 
   const plan: Plan = {
     ctx,
@@ -103,7 +109,7 @@ export async function scored(
     limit: selBudget + evictable.reduce((a, i) => a + ctx.placeholderCost[i], 0),
   };
   applyAll(plan);
-  const priority = (u: Unit) => scores.get(u.id)?.mig ?? u.relevance;
+  const priority = (u: Unit) => (u.id === floored ? Infinity : migOf(u));
   enforceLimit(plan, priority);
   await topUp(plan, priority, givenIds, goal);
 
