@@ -35,3 +35,31 @@ test('works offline once loaded', async ({ page, context, pageErrors }, info) =>
     await context.setOffline(false);
   }
 });
+
+test('works offline after a single visit', async ({ page, context }) => {
+  // A first visit: the page and its pruning worker fetch their files before the service worker
+  // controls them; once the first result is shown, the page hands their list to it to store.
+  await openPlayground(page);
+  const online = await tokensAfter(page);
+  const stored = () =>
+    page.evaluate(async () => {
+      const keys = await (await caches.open('ctxprune-playground-v1')).keys();
+      const names = keys.map((r) => new URL(r.url).pathname);
+      return ['/', 'web-tree-sitter', 'tree-sitter-python', 'prune.worker', 'mount-'].filter(
+        (n) => !names.some((p) => (n === '/' ? p === '/' : p.includes(n))),
+      );
+    });
+  await expect.poll(stored, { message: 'files of the first visit not stored', timeout: 30_000 }).toEqual([]);
+
+  await context.setOffline(true);
+  try {
+    await page.reload();
+    await expect(page.locator('.monaco-diff-editor')).toBeVisible();
+    await nextResult(page, 0);
+    await expect(page.getByTestId('error')).toHaveCount(0);
+    expect(await tokensAfter(page)).toBe(online);
+    await expect(page.getByTestId('engine-ran')).toHaveText(/ · /);
+  } finally {
+    await context.setOffline(false);
+  }
+});

@@ -27,6 +27,39 @@ async function fetchAndStore(event, cache, request) {
   return response;
 }
 
+/**
+ * The assets a page's first load fetched before this worker controlled it (the page's chunks, the
+ * pruning worker's script, its tree-sitter runtime and grammar went straight to the network, and a
+ * dedicated worker started then is never controlled): the page lists them once its first result is
+ * on screen (pruner.ts), and they are stored now, so that the next load finds them here rather than
+ * on the network; the page itself too (`page`), so that the next load works offline. Only this
+ * scope's URLs; an asset already stored is not fetched again.
+ */
+self.addEventListener('message', (event) => {
+  const data = event.data;
+  if (!data || data.type !== 'cache-assets' || !Array.isArray(data.urls)) return;
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      const scope = self.registration.scope;
+      const assets = new URL('assets/', scope).href;
+      if (typeof data.page === 'string' && data.page.startsWith(scope) && !(await cache.match(data.page))) {
+        await fetchAndStore(event, cache, data.page).catch(() => undefined);
+      }
+      for (const u of new Set(data.urls)) {
+        if (typeof u !== 'string' || !u.startsWith(assets)) continue;
+        try {
+          if (await cache.match(u, { ignoreVary: true })) continue;
+          const response = await fetch(u);
+          if (response.ok && response.type === 'basic') await cache.put(u, response);
+        } catch {
+          /* the next load stores it on its way through */
+        }
+      }
+    })(),
+  );
+});
+
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET') return;
@@ -37,7 +70,9 @@ self.addEventListener('fetch', (event) => {
   event.respondWith(
     (async () => {
       const cache = await caches.open(CACHE);
-      if (immutable) return (await cache.match(request)) ?? fetchAndStore(event, cache, request);
+      // ignoreVary: a module script's request carries Origin and the server answers `Vary: Origin`;
+      // an immutable same-origin asset is the same whichever request stored it.
+      if (immutable) return (await cache.match(request, { ignoreVary: true })) ?? fetchAndStore(event, cache, request);
       try {
         return await fetchAndStore(event, cache, request);
       } catch (e) {

@@ -4,7 +4,7 @@ import type { editor } from 'monaco-editor/editor/editor.api';
 import { detectLanguage, isLanguageId, LANGUAGES, type ElisionStyle, type LanguageId } from '@ctxprune/core';
 import { ENGINE_CHOICES, isAbortError, type EngineChoice, type LoadProgress, type WorkerCapabilities, type WorkerPruneResult } from '@ctxprune/core/worker';
 import { prunedLineLabels } from './lineNumbers';
-import { getPruner, onLoadProgress } from './pruner';
+import { getPruner, onLoadProgress, rememberFirstLoad } from './pruner';
 import { SAMPLES, findSample } from './samples';
 import { LAYERS, MAX_URL_CODE_CHARS, clampRatio, writeUrlState, type ViewState } from './urlState';
 import { initialViewState, pruneRequest } from './pruneRequest';
@@ -175,7 +175,12 @@ export function PruningView({ active }: { active: boolean }) {
     // After the frame that shows the result: evaluating Monaco is a long task, never ahead of it.
     const t = window.setTimeout(
       () => {
-        frame = requestAnimationFrame(() => window.setTimeout(wantEditor, 0));
+        frame = requestAnimationFrame(() =>
+          window.setTimeout(() => {
+            wantEditor();
+            rememberFirstLoad();
+          }, 0),
+        );
       },
       firstRunOver ? 0 : EDITOR_FALLBACK_MS,
     );
