@@ -51,12 +51,15 @@ const importsThroughLoader = {
 
 await build({
   configFile: false,
+  ssr: { noExternal: ['web-tree-sitter'] },
   root: pkg,
   logLevel: 'warn',
   publicDir: false,
   plugins: [onlyPrune, importsThroughLoader],
   build: {
-    // A Node build: dependencies (web-tree-sitter, onnxruntime-web, js-tiktoken) stay imports.
+    // A Node build: dependencies (onnxruntime-web, js-tiktoken) stay imports, but for
+    // web-tree-sitter, which every prune runs: in the script, its ~150 KB of JavaScript is in
+    // the code cache and needs no package resolution (it is given its .wasm as bytes).
     ssr: true,
     outDir: join(pkg, 'dist/cli-bundle'),
     emptyOutDir: true,
@@ -66,6 +69,11 @@ await build({
       input: { main: join(cli, 'main.js') },
       // The prune command imports the scorer registry that the pipeline also imports lazily: one chunk either way.
       checks: { ineffectiveDynamicImport: false },
+      // Emscripten's loader in web-tree-sitter evals a side module's EM_JS code (grammars have none).
+      onLog(level, log, handler) {
+        if (log.code === 'EVAL' && /web-tree-sitter/.test(String(log.id ?? log.message))) return;
+        handler(level, log);
+      },
       output: { format: 'cjs', codeSplitting: false, entryFileNames: 'prune.cjs' },
     },
   },

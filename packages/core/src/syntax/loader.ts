@@ -41,6 +41,19 @@ const RUNTIME_FILE = 'web-tree-sitter.wasm';
 
 // A specifier in a variable keeps bundlers from pulling Node built-ins into browser builds.
 const NODE_MODULE = 'node:module';
+const NODE_FS = 'node:fs';
+/** dist/assets/ beside dist/syntax/ (and dist/cli-bundle/): scripts/copy-assets.mjs copies the runtime and grammars there. */
+const BUILT_ASSETS = ['..', 'assets', ''].join('/');
+
+/**
+ * The built package's copy of an asset (Node), or null (a source checkout): read from there, a
+ * one-shot process skips resolving the npm packages (~12 M instructions for the first).
+ */
+async function builtAsset(file: string): Promise<string | null> {
+  const url = new URL(BUILT_ASSETS + file, import.meta.url);
+  const { existsSync } = (await import(/* @vite-ignore */ NODE_FS)) as typeof import('node:fs');
+  return existsSync(url) ? url.href : null;
+}
 
 async function nodeResolve(spec: string): Promise<string> {
   const { createRequire } = (await import(/* @vite-ignore */ NODE_MODULE)) as typeof import('node:module');
@@ -53,14 +66,14 @@ export async function grammarLocation(lang: LanguageId): Promise<string> {
   const exact = own(a.grammarUrls, lang);
   if (exact) return String(exact);
   if (a.grammarBaseUrl) return joinBase(a.grammarBaseUrl, grammarFileFor(lang));
-  if (isNode) return nodeResolve(own(PACKAGE_PATHS, lang) ?? grammarFileFor(lang));
+  if (isNode) return (await builtAsset(`grammars/${grammarFileFor(lang)}`)) ?? nodeResolve(own(PACKAGE_PATHS, lang) ?? grammarFileFor(lang));
   return assetUrl(`grammars/${grammarFileFor(lang)}`);
 }
 
 async function runtimeLocation(): Promise<string> {
   const u = env.assets.treeSitterWasmUrl;
   if (u) return String(u);
-  if (isNode) return nodeResolve(RUNTIME_WASM);
+  if (isNode) return (await builtAsset(RUNTIME_FILE)) ?? nodeResolve(RUNTIME_WASM);
   return assetUrl(RUNTIME_FILE);
 }
 
