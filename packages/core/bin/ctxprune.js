@@ -26,6 +26,9 @@ entry()
   .then((m) => m.main(process.argv.slice(2)))
   .then((code) => {
     process.exitCode = code ?? 0;
+    // `prune` is done once main returns, and on Linux its writes to a file, a pipe or a terminal
+    // were synchronous: exit now rather than after tearing down the heap (~6 ms of a ~0.37 s run).
+    if (process.argv[2] === 'prune' && process.platform === 'linux') process.exit();
   })
   .catch((err) => {
     if (err && err.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes('dist')) {
