@@ -1,5 +1,5 @@
-import { lazy, Suspense, type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { DiffOnMount } from '@monaco-editor/react';
+import { lazy, Suspense, type ComponentType, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { DiffEditorProps, DiffOnMount } from '@monaco-editor/react';
 import type { editor } from 'monaco-editor/editor/editor.api';
 import { detectLanguage, isLanguageId, LANGUAGES, type ElisionStyle, type LanguageId } from '@ctxprune/core';
 import { ENGINE_CHOICES, isAbortError, type EngineChoice, type LoadProgress, type WorkerCapabilities, type WorkerPruneResult } from '@ctxprune/core/worker';
@@ -23,15 +23,15 @@ const EDITOR_FALLBACK_MS = 8000;
 
 /** The diff editor and Monaco: a chunk of its own, loaded once the first result is shown (monacoDiff.ts). */
 let monaco: typeof import('./monacoDiff').monaco | null = null;
-const MonacoDiff = lazy(() =>
+const MonacoDiff = lazy<ComponentType<DiffEditorProps>>(() =>
   import('./monacoDiff').then(
     (m) => {
       monaco = m.monaco;
-      return m;
+      return { default: m.default };
     },
     () => ({
       // The chunk did not load (offline before it was ever cached): the panes stay plain text.
-      default: ({ loading }: { loading?: ReactNode }) => (
+      default: ({ loading }: DiffEditorProps) => (
         <>
           {loading}
           <div className="stale-card" role="status">
