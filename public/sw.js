@@ -48,13 +48,9 @@ self.addEventListener('message', (event) => {
       }
       for (const u of new Set(data.urls)) {
         if (typeof u !== 'string' || !u.startsWith(assets)) continue;
-        try {
-          if (await cache.match(u, { ignoreVary: true })) continue;
-          const response = await fetch(u);
-          if (response.ok && response.type === 'basic') await cache.put(u, response);
-        } catch {
-          /* the next load stores it on its way through */
-        }
+        if (await cache.match(u, { ignoreVary: true })) continue;
+        // A failure here is the next load's to store, on its way through.
+        await fetchAndStore(event, cache, u).catch(() => undefined);
       }
     })(),
   );

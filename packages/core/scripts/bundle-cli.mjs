@@ -2,9 +2,10 @@
 // for `prune` (bin/prune-bundle.js): agents and editor hooks start one process per read, and Node's
 // per-module resolve, load and link of the ~60 modules of dist/cli cost that process ~0.1 G
 // instructions of its ~1.9 G (#15). A script rather than an ES module because V8 caches compiled
-// scripts (Node 20 has no module compile cache): scripts/cli-code-cache.mjs writes that cache. Only `prune` is bundled; the other commands stay the modules of
-// dist/cli, loaded from there (bin/ctxprune.js sends them to dist/cli/main.js), so that no process
-// holds two copies of a module (`mcp` reaches the core through @ctxprune/mcp, i.e. dist/index.js).
+// scripts (Node 20 has no module compile cache): scripts/cli-code-cache.mjs writes that cache.
+// Only `prune` is bundled; the other commands stay the modules of dist/cli, loaded from there
+// (bin/ctxprune.js sends them to dist/cli/main.js), so that no process holds two copies of a
+// module (`mcp` reaches the core through @ctxprune/mcp, i.e. dist/index.js).
 // The bundle sits one folder below dist/, as every module does, so `new URL('../…', import.meta.url)`
 // finds the same assets, package.json and models.
 import { build } from 'vite';

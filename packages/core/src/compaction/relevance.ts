@@ -55,8 +55,8 @@ const DOC_WEIGHT = 0.5;
  * given and no hook is (min-max over the messages: see evidence.ts), else the same BM25 / hook;
  * with `named` (how strongly the rest of the transcript names each message's file, 0..1, see
  * evidence.ts) and some file named, it is (1 − namedWeight) · that + namedWeight · named.
- * A failing relevance hook falls back to lexical BM25, said in `degraded`; returns the backend
- * that scored. `docOut`, when given, receives each message's whole-message relevance.
+ * A failing relevance hook falls back to lexical BM25, said in `degraded`. Returns the backend
+ * that scored and each message's whole-message relevance (`docRel`).
  */
 export async function rateUnits(
   goal: string,
@@ -68,8 +68,7 @@ export async function rateUnits(
   degraded: CompactionDegradation[],
   documentScore?: DocumentScoreFn,
   named?: { scores: (msgs: number[]) => number[]; weight: number },
-  docOut?: Map<number, number>,
-): Promise<'lexical-bm25' | 'custom'> {
+): Promise<{ backend: 'lexical-bm25' | 'custom'; docRel: Map<number, number> }> {
   let backend: 'lexical-bm25' | 'custom' = custom ? 'custom' : 'lexical-bm25';
   const scored = units.filter((u) => !isQuery(u));
   let relevance: number[];
@@ -97,10 +96,9 @@ export async function rateUnits(
   const byName = named && named.weight > 0 ? named.scores(msgs) : [];
   const w = byName.some((x) => x > 0) ? named!.weight : 0;
   msgs.forEach((i, k) => docRel.set(i, (1 - w) * docScores[k] + w * (byName[k] ?? 0)));
-  if (docOut) for (const [i, v] of docRel) docOut.set(i, v);
   scored.forEach((u, k) => {
     u.relevance = (1 - DOC_WEIGHT) * relevance[k] + DOC_WEIGHT * (docRel.get(u.msg) ?? 0);
   });
   for (const u of units) if (isQuery(u)) u.relevance = 1;
-  return backend;
+  return { backend, docRel };
 }

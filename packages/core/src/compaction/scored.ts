@@ -69,8 +69,7 @@ export async function scored(
   // (evidence.ts); plain MIG has no goal, a relevance hook decides alone.
   const taskAware = opt.strategy !== 'mig' && !options.relevance;
   const docScore = taskAware ? await documentEvidence(options.documentScorer) : null;
-  const docRel = new Map<number, number>();
-  dump.relevanceBackend = await rateUnits(
+  const { backend, docRel } = await rateUnits(
     goal,
     units,
     (i) => messages[i].content,
@@ -80,8 +79,8 @@ export async function scored(
     degraded,
     docScore ?? undefined,
     taskAware ? { scores: (msgs) => namedScores(messages, ctx.pairs, msgs), weight: opt.mentionWeight } : undefined,
-    docRel,
   );
+  dump.relevanceBackend = backend;
   // The protected messages' smallest cuts are given (context, paid up front); the rest compete.
   const given = units.filter((u) => softSet.has(u.msg) && u.level === 0);
   const givenIds = new Set(given.map((u) => u.id));

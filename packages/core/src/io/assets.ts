@@ -21,6 +21,16 @@ export function isRemote(u: string): boolean {
   return /^(https?|data|blob):/i.test(u);
 }
 
+/**
+ * A file of the built package's dist/assets/ (scripts/copy-assets.mjs puts the tokenizer table, the
+ * tree-sitter runtime and the grammars there), as a file: URL; for Node. This module sits one folder
+ * below dist/, as every module does (the CLI's one-file bundle too). The path is joined at run time so
+ * that bundlers do not take it for an asset of their own.
+ */
+export function builtAssetUrl(file: string): string {
+  return new URL(['..', 'assets', file].join('/'), import.meta.url).href;
+}
+
 /** Whether `location` is read from disk: Node, and a path or a file: URL. */
 export function isLocal(location: string): boolean {
   return isNode && (/^file:/i.test(location) || !/^[a-z][a-z0-9+.-]*:/i.test(location));

@@ -6,7 +6,7 @@
  */
 import { Language, Parser, type Tree } from 'web-tree-sitter';
 import { assetUrl, env, isNode, onAssetsChange } from '../config.js';
-import { joinBase, readAsset } from '../io/assets.js';
+import { builtAssetUrl, joinBase, readAsset } from '../io/assets.js';
 import { CtxpruneError } from '../errors.js';
 import { LANGUAGES, type LanguageId } from './types.js';
 import { grammarFileFor } from './languages.js';
@@ -42,17 +42,15 @@ const RUNTIME_FILE = 'web-tree-sitter.wasm';
 // A specifier in a variable keeps bundlers from pulling Node built-ins into browser builds.
 const NODE_MODULE = 'node:module';
 const NODE_FS = 'node:fs';
-/** dist/assets/ beside dist/syntax/ (and dist/cli-bundle/): scripts/copy-assets.mjs copies the runtime and grammars there. */
-const BUILT_ASSETS = ['..', 'assets', ''].join('/');
 
 /**
  * The built package's copy of an asset (Node), or null (a source checkout): read from there, a
  * one-shot process skips resolving the npm packages (~12 M instructions for the first).
  */
 async function builtAsset(file: string): Promise<string | null> {
-  const url = new URL(BUILT_ASSETS + file, import.meta.url);
+  const url = builtAssetUrl(file);
   const { existsSync } = (await import(/* @vite-ignore */ NODE_FS)) as typeof import('node:fs');
-  return existsSync(url) ? url.href : null;
+  return existsSync(new URL(url)) ? url : null;
 }
 
 async function nodeResolve(spec: string): Promise<string> {

@@ -5,7 +5,7 @@
  */
 import { assetUrl, env, isNode } from '../config.js';
 import { CtxpruneError } from '../errors.js';
-import { isLocal, loadAssetBytes, readLocal } from '../io/assets.js';
+import { builtAssetUrl, isLocal, loadAssetBytes, readLocal } from '../io/assets.js';
 import type { O200k } from './o200k.js';
 import { type Pause, runSteps, runStepsAsync, STEP_LINES, type Steps } from '../util/steps.js';
 
@@ -21,9 +21,6 @@ export interface TokenCounter {
 
 let defaultCounter: Promise<TokenCounter> | null = null;
 
-/** dist/assets/o200k_base.bin beside dist/text/ (written at build time by scripts/copy-assets.mjs). */
-const RANK_TABLE = ['..', 'assets', 'o200k_base.bin'].join('/');
-
 /**
  * The tokenizer, from the pre-built binary rank table (o200k_base.bin: viewed in place, no parse)
  * at `env.assets.tokenizerUrl` (default: the built package's copy in Node, `<assetBase>` in
@@ -35,7 +32,7 @@ const RANK_TABLE = ['..', 'assets', 'o200k_base.bin'].join('/');
 async function loadO200k(): Promise<O200k> {
   const m = await import('./o200k.js');
   const configured = env.assets.tokenizerUrl;
-  const table = configured != null ? String(configured) : isNode ? new URL(RANK_TABLE, import.meta.url).href : assetUrl('o200k_base.bin');
+  const table = configured != null ? String(configured) : isNode ? builtAssetUrl('o200k_base.bin') : assetUrl('o200k_base.bin');
   try {
     // Read like every other asset (io/assets.ts); the table is viewed in place, not copied.
     const tk = m.o200kFromTable(isLocal(table) ? await readLocal(table) : await loadAssetBytes(table));
