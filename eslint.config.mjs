@@ -84,6 +84,13 @@ export default defineConfig(
     },
   },
   {
+    // The CLI's launcher is CommonJS (packages/core/bin/package.json): an ES-module entry would
+    // start Node's ESM loader in every one-shot process.
+    files: ['packages/core/bin/**/*.js'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['apps/playground/**/*.{ts,tsx}'],
     ...reactHooks.configs.flat.recommended,
   },

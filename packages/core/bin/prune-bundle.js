@@ -6,19 +6,22 @@
 //
 // The bundle is a script, not a module (V8 caches scripts, and Node 20 has no module compile
 // cache), so its `import()` of packages (onnxruntime-web, js-tiktoken) and of the other commands'
-// modules come here: a script compiled from cached data cannot call Node's import() itself.
-import { readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
+// modules come here: a script compiled from cached data cannot call Node's import() itself. Node's
+// built-ins are required, not imported: a process that imports nothing starts no ESM loader.
+'use strict';
+const { readFileSync, statSync } = require('node:fs');
+const { createRequire, isBuiltin } = require('node:module');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { Script } = require('node:vm');
 
-const BUNDLE = new URL('../dist/cli-bundle/prune.cjs', import.meta.url);
+const BUNDLE = path.join(__dirname, '../dist/cli-bundle/prune.cjs');
 const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname, __ctxprune_import) {';
 
 /** The bundle's mtime is at least dist/cli's: built after the last compile (else it is stale). */
-export function bundleIsCurrent() {
+function bundleIsCurrent() {
   try {
-    return statSync(BUNDLE).mtimeMs >= statSync(new URL('../dist/cli/main.js', import.meta.url)).mtimeMs;
+    return statSync(BUNDLE).mtimeMs >= statSync(path.join(__dirname, '../dist/cli/main.js')).mtimeMs;
   } catch {
     return false;
   }
@@ -28,20 +31,24 @@ export function bundleIsCurrent() {
  * Compiles and runs the bundle; returns its exports ({ main, version }) and the compiled script
  * (for createCachedData). `useCache: false` compiles from source.
  */
-export function loadPruneBundle({ useCache = true } = {}) {
-  const file = fileURLToPath(BUNDLE);
+function loadPruneBundle({ useCache = true } = {}) {
   const source = readFileSync(BUNDLE, 'utf8');
   let cachedData;
   if (useCache) {
     try {
-      cachedData = readFileSync(new URL('prune.cjs.cache', BUNDLE));
+      cachedData = readFileSync(`${BUNDLE}.cache`);
     } catch {
       /* no cache: compile from source */
     }
   }
-  const script = new Script(`${WRAPPER_HEAD}${source}\n})`, { filename: file, cachedData });
-  const module = { exports: {} };
-  const importFromBundle = (specifier) => import(specifier.startsWith('.') ? new URL(specifier, BUNDLE).href : specifier);
-  script.runInThisContext()(module.exports, createRequire(BUNDLE), module, file, fileURLToPath(new URL('.', BUNDLE)), importFromBundle);
-  return { exports: module.exports, script, cacheRejected: cachedData ? script.cachedDataRejected === true : null };
+  const script = new Script(`${WRAPPER_HEAD}${source}\n})`, { filename: BUNDLE, cachedData });
+  const bundleModule = { exports: {} };
+  const importFromBundle = (specifier) =>
+    isBuiltin(specifier)
+      ? Promise.resolve().then(() => require(specifier))
+      : import(specifier.startsWith('.') ? pathToFileURL(path.join(path.dirname(BUNDLE), specifier)).href : specifier);
+  script.runInThisContext()(bundleModule.exports, createRequire(BUNDLE), bundleModule, BUNDLE, path.dirname(BUNDLE), importFromBundle);
+  return { exports: bundleModule.exports, script, cacheRejected: cachedData ? script.cachedDataRejected === true : null };
 }
+
+module.exports = { bundleIsCurrent, loadPruneBundle };

@@ -6,7 +6,8 @@
  * the modules of dist/cli print, with and without the cache.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -68,6 +69,25 @@ describe.skipIf(!existsSync(MODULES))('the prune bundle (dist/cli-bundle)', () =
       }
     }
   }, 120_000);
+
+  it('writes all of a large output to a pipe whose reader is slow before it exits', () => {
+    // The pipe takes 64 KB; the rest waits in the process until the reader catches up (the bin
+    // once exited with it still queued and cut a 170 KB --json short at 64 or 128 KB).
+    const dir = mkdtempSync(join(tmpdir(), 'ctxprune-pipe-'));
+    const file = join(dir, 'long.py');
+    writeFileSync(file, readFileSync(join(CORE, 'test/fixtures/samples/rate_limiter.py'), 'utf8').repeat(20));
+    const args = ['prune', file, '--query', 'how is the rate limited', '--ratio', '4', '--scorer', 'lexical', '--json'];
+    const direct = viaBin(args);
+    expect(direct.status).toBe(0);
+    expect(Buffer.byteLength(direct.stdout)).toBeGreaterThan(200_000);
+    const out = join(dir, 'out.json');
+    const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    spawnSync('sh', ['-c', `${quoted} 2>/dev/null | (sleep 1; cat) > '${out}'`]);
+    const slow = JSON.parse(readFileSync(out, 'utf8'));
+    expect(slow.text).toBe(JSON.parse(direct.stdout).text);
+    expect(slow.keptLines).toEqual(JSON.parse(direct.stdout).keptLines);
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
 
   it("loads onnxruntime-web through the loader's import() (--backend wasm)", () => {
     const args = [
