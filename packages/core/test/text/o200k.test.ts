@@ -303,6 +303,8 @@ describe('o200k_base counter vs js-tiktoken', () => {
 
   it('the pre-built binary rank table (dist/assets/o200k_base.bin) encodes as the parsed module does, and a damaged one is refused', () => {
     const bin = serializeRankTable(o200kRanks.bpe_ranks);
+    // 2.6 MB: block offsets, 2^18 slots, one length byte per rank, the token bytes.
+    expect(bin.length).toBe(24 + 12_501 * 4 + 262_144 * 4 + 200_000 + 1_397_670);
     const fromBin = o200kFromTable(bin);
     expect(fromBin.vocabularySize).toBe(tk.vocabularySize);
     const rnd = mulberry32(3);
