@@ -1,6 +1,7 @@
 /** CLI ergonomics and bounded input (#16 items 4, 13). */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -114,6 +115,30 @@ describe('bounded input (#16 item 4)', { timeout: 90_000 }, () => {
     const small = new PassThrough();
     small.end('abc');
     expect((await readBounded('-', 10, small)).toString()).toBe('abc');
+  });
+
+  it('reads a regular file at once, to the byte, up to the limit; errors are typed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctxprune-input-'));
+    try {
+      const file = join(dir, 'ten.txt');
+      writeFileSync(file, '0123456789');
+      expect((await readBounded(file, 10)).toString()).toBe('0123456789');
+      await expect(readBounded(file, 9)).rejects.toMatchObject({
+        code: 'INPUT_TOO_LARGE',
+        message: `${file} is over the limit of 9 bytes (0 MiB); stopped reading there`,
+      });
+      writeFileSync(file, '');
+      expect((await readBounded(file, 10)).length).toBe(0);
+      await expect(readBounded(join(dir, 'missing.txt'), 10)).rejects.toMatchObject({
+        code: 'INVALID_OPTION',
+        message: expect.stringMatching(/^cannot read .*missing\.txt: ENOENT/),
+      });
+      await expect(readBounded(dir, 10)).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringMatching(/EISDIR/) });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // A file whose size says 0 but that holds text (procfs) is read to its end.
+    if (existsSync('/proc/self/status')) expect((await readBounded('/proc/self/status', 1 << 20)).toString()).toMatch(/^Name:/);
   });
 
   it.skipIf(!existsSync(join(import.meta.dirname, '../../dist/cli/main.js')))(
