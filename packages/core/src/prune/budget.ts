@@ -37,8 +37,28 @@ export interface SelectionContext {
    * calibration of one prune; whoever changes `repair` clears it.
    */
   units: Map<number, Unit>;
-  /** Tuned constants (PruneTuning): the packer's cost exponent, and whether packing starts from the Viterbi decode. */
-  tuning?: { costExponent?: number; viterbiStart?: boolean };
+  /**
+   * Other ways to decode and pack the same budget: each is fitted as well, and the one whose
+   * kept lines hold the most expected evidence (`expected`) wins. Absent or empty: only this way.
+   */
+  variants?: DecodeVariant[];
+  /** Per line: the evidence a kept line is expected to hold, σ(fused margin); needed by `variants`. */
+  expected?: Float64Array;
+  /**
+   * Tuned constants (PruneTuning): the packer's cost exponent, whether packing starts from the
+   * Viterbi decode, and the share of the budget that decode is calibrated to (default 1).
+   */
+  tuning?: { costExponent?: number; viterbiStart?: boolean; viterbiShare?: number };
+}
+
+/** A decoding variant: what it replaces in the SelectionContext. */
+export interface DecodeVariant {
+  /** The CRF the Viterbi start decodes with. */
+  fusedCrf?: CrfParams;
+  /** The packer's value per line. */
+  value?: Float64Array;
+  /** The share of the budget the Viterbi start is calibrated to; the packer spends the rest. */
+  viterbiShare?: number;
 }
 
 /** A line with the repair closure it drags in, sorted, with the reason each line joins for. */
@@ -133,11 +153,11 @@ const COST_EXPONENT = 0.75;
 /** Units considered by the packer: the most valuable lines not yet kept. */
 const MAX_UNITS = 400;
 
-/** Value per line from the semantic rubric's emissions (SelectionContext.value). */
-export function evidenceValue(semantic: Float64Array): Float64Array {
+/** Value per line from the semantic rubric's emissions (SelectionContext.value): the odds to the power `sharpness`. */
+export function evidenceValue(semantic: Float64Array, sharpness = 2): Float64Array {
   const n = semantic.length >> 1;
   const v = new Float64Array(n);
-  for (let t = 0; t < n; t++) v[t] = Math.exp(Math.min(300, 2 * (semantic[2 * t + 1] - semantic[2 * t])));
+  for (let t = 0; t < n; t++) v[t] = Math.exp(Math.min(300, sharpness * (semantic[2 * t + 1] - semantic[2 * t])));
   return v;
 }
 
@@ -342,6 +362,8 @@ function* calibrateSteps(ctx: SelectionContext, budget: number, cache: Map<numbe
   const high = yield* complete(ctx, hiDecoded.keep.slice(), hiDecoded.reason.slice(), hi, cache);
   yield;
   if (high.estimatedTokens <= budget) return high;
+  // The decode spends this much; the packer, the rest.
+  const startBudget = budget * (ctx.tuning?.viterbiShare ?? 1);
   for (let iter = 0; iter < 36 && hi - lo > 1e-4; iter++) {
     const mid = (lo + hi) / 2;
     const decoded = decodeAt(ctx, mid);
@@ -357,7 +379,7 @@ function* calibrateSteps(ctx: SelectionContext, budget: number, cache: Map<numbe
     }
     const s = yield* complete(ctx, decoded.keep.slice(), decoded.reason.slice(), mid, cache);
     yield;
-    if (s.estimatedTokens <= budget) {
+    if (s.estimatedTokens <= startBudget) {
       best = s;
       lo = mid;
       loDecoded = decoded;
@@ -396,7 +418,34 @@ export function fitBudgetAsync(ctx: SelectionContext, budget: number, cache: Map
   return runStepsAsync(fitSteps(ctx, budget, cache), pause);
 }
 
+/**
+ * Fit the context's own way and each of its variants, and keep the fit whose kept lines hold the
+ * most expected evidence (the earlier on a tie). The ways differ most on small budgets, where
+ * the Viterbi start's blocks and the packer's units buy different structure: on the validation
+ * corpus's even half no one way wins most cases, and the expected evidence picks well among them.
+ */
 function* fitSteps(ctx: SelectionContext, budget: number, cache: Map<number, number>): Steps<Fitted | null> {
+  const expected = ctx.expected;
+  if (!ctx.variants?.length || !expected) return yield* fitOneSteps(ctx, budget, cache);
+  let best: Fitted | null = null;
+  let bestScore = -Infinity;
+  for (const v of [{}, ...ctx.variants]) {
+    const tuning = v.viterbiShare === undefined ? ctx.tuning : { ...ctx.tuning, viterbiShare: v.viterbiShare };
+    const fitted = yield* fitOneSteps({ ...ctx, ...v, tuning }, budget, cache);
+    if (!fitted) continue;
+    const keep = fitted.selection.keep;
+    let score = 0;
+    for (let t = 0; t < keep.length; t++) if (keep[t]) score += expected[t];
+    if (score > bestScore + 1e-9) {
+      best = fitted;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/** Calibrate, pack, count exactly and tighten, for one way of decoding. */
+function* fitOneSteps(ctx: SelectionContext, budget: number, cache: Map<number, number>): Steps<Fitted | null> {
   let target = budget;
   for (let attempt = 0; attempt < 6; attempt++) {
     const s = yield* calibrateSteps(ctx, target, cache);

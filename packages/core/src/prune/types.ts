@@ -29,6 +29,8 @@ export interface PruneTuning {
   costExponent?: number;
   /** 1 (default): packing starts from the Viterbi decode at the calibrated bias; 0: from nothing. */
   viterbiStart?: number;
+  /** Decoding variants fitted besides the default; the fit whose lines hold the most expected evidence wins (default 3; 0 = the default alone). */
+  variants?: number;
   /** 1: repair keeps the imports that evidence lines use; 0 (default): only the decoder and packer keep imports. */
   repairImports?: number;
   /** What the packer values a line by: 0 the semantic rubric's margin, 1 (default) the fused margin. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { crfParams } from '../../src/crf/chain.js';
-import { evidenceValue, packByValue, type Selection, type SelectionContext } from '../../src/prune/budget.js';
+import { evidenceValue, fitBudget, packByValue, type Selection, type SelectionContext } from '../../src/prune/budget.js';
 import { Reason } from '../../src/prune/reasons.js';
 import { buildRepairIndex } from '../../src/prune/repair.js';
 import { LineKind as K } from '../../src/syntax/types.js';
@@ -93,5 +93,36 @@ describe('evidenceValue', () => {
     expect(v[0]).toBe(1);
     expect(v[1]).toBeCloseTo(9, 12);
     expect(v[2]).toBe(Math.exp(300));
+  });
+});
+
+describe('fitBudget with decoding variants', () => {
+  // Fused margins: `y = 2` 0.4, `z = 3` 0.5, the rest −5. The CRF's end penalty keeps the Viterbi
+  // decode off the last line, so the default way keeps `def a(): … y = 2`; packing from nothing
+  // (a Viterbi share of 0) with the value on `z` keeps `def b(): z = 3`.
+  const margins = [-5, -5, 0.4, -5, 0.5];
+  function withVariants(variants: SelectionContext['variants']): SelectionContext {
+    const ctx = context([0, 0, 1, 0, 3]);
+    ctx.fused = Float64Array.from(margins.flatMap((m) => [0, m]));
+    ctx.fusedCrf = crfParams([0, 0, 0, 0], [0, 0], [0, -10]);
+    ctx.variants = variants;
+    ctx.expected = Float64Array.from(margins, (m) => 1 / (1 + Math.exp(-m)));
+    return ctx;
+  }
+
+  it('keeps the default decode without variants', () => {
+    const f = fitBudget(withVariants(undefined), 13, new Map());
+    expect(kept(f!.selection)).toEqual([0, 2]);
+  });
+
+  it('keeps the variant whose lines hold the most expected evidence: σ(0.5) over σ(0.4)', () => {
+    const f = fitBudget(withVariants([{ viterbiShare: 0, value: Float64Array.from([0, 0, 3, 0, 1]) }, { viterbiShare: 0 }]), 13, new Map());
+    expect(kept(f!.selection)).toEqual([3, 4]);
+    expect(f!.tokens).toBe(2);
+  });
+
+  it('keeps the default on a tie (a variant that decodes the same lines)', () => {
+    const f = fitBudget(withVariants([{ viterbiShare: 0, value: Float64Array.from([0, 0, 3, 0, 1]) }]), 13, new Map());
+    expect(kept(f!.selection)).toEqual([0, 2]);
   });
 });
