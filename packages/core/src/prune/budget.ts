@@ -44,11 +44,30 @@ export interface SelectionContext {
   variants?: DecodeVariant[];
   /** Per line: the evidence a kept line is expected to hold, σ(fused margin); needed by `variants`. */
   expected?: Float64Array;
+  /** What the ways of one fit share (fitSteps sets it): see FitMemo. */
+  memo?: FitMemo;
   /**
    * Tuned constants (PruneTuning): the packer's cost exponent, whether packing starts from the
    * Viterbi decode, and the share of the budget that decode is calibrated to (default 1).
    */
   tuning?: { costExponent?: number; viterbiStart?: boolean; viterbiShare?: number };
+}
+
+/**
+ * Work the ways of one fit share. Ways that decode with the same CRF bisect the same biases, and a
+ * bias decodes and completes to the same selection whatever the packer does after (complete()
+ * reads neither `value` nor `tuning`): per CRF, each bias's decode and completed selection, made
+ * once. And each rendered text's exact token count, counted once.
+ */
+interface FitMemo {
+  calibration: Map<CrfParams, Map<number, CalibrationStep>>;
+  counts: Map<string, number>;
+}
+
+interface CalibrationStep {
+  decoded: { keep: Uint8Array; reason: Uint8Array };
+  /** complete() of a copy of `decoded`, once asked for. */
+  selection?: Selection;
 }
 
 /** A decoding variant: what it replaces in the SelectionContext. */
@@ -92,7 +111,8 @@ function decodeAt(ctx: SelectionContext, bias: number): { keep: Uint8Array; reas
   const n = ctx.lines.length;
   const keep = viterbi(ctx.fused, ctx.fusedCrf, bias).path;
   const reason = new Uint8Array(n);
-  for (let t = 0; t < n; t++) if (keep[t]) reason[t] = ctx.evidenceLed[t] ? Reason.Evidence : Reason.Dependency;
+  const led = ctx.evidenceLed;
+  for (let t = 0; t < n; t++) if (keep[t]) reason[t] = led[t] ? Reason.Evidence : Reason.Dependency;
   return { keep, reason };
 }
 
@@ -106,23 +126,26 @@ function* complete(ctx: SelectionContext, keep: Uint8Array, reason: Uint8Array, 
     yield* repairSteps(keep, reason, ctx.structure, ctx.repair, ctx.repairIndex, seeds);
     yield;
   }
+  // Locals: this loop runs at every bias tried, and field loads on a context of several shapes
+  // (the ways of one fit) are the slow kind in the one-shot CLI's baseline code.
+  const { costs, structure } = ctx;
   let tokens = 0;
   let t = 0;
   let runs = 0;
   while (t < n) {
     if (keep[t]) {
-      tokens += ctx.costs[t];
+      tokens += costs[t];
       t++;
       continue;
     }
     if (++runs % 256 === 0) yield;
     let e = t;
-    let gapCost = ctx.costs[t];
-    let standalone = isStandaloneLine(ctx.structure, t);
+    let gapCost = costs[t];
+    let standalone = isStandaloneLine(structure, t);
     while (e + 1 < n && !keep[e + 1]) {
       e++;
-      gapCost += ctx.costs[e];
-      standalone &&= isStandaloneLine(ctx.structure, e);
+      gapCost += costs[e];
+      standalone &&= isStandaloneLine(structure, e);
     }
     const mc = markerCost(ctx, cache, t, e);
     if (standalone && gapCost <= mc) {
@@ -258,49 +281,66 @@ function* packSteps(ctx: SelectionContext, start: Selection, budget: number, cac
   const costExponent = ctx.tuning?.costExponent ?? COST_EXPONENT;
   const alive = new Uint8Array(units.length).fill(1);
   const accepted: number[] = [];
+  // A unit's gain and cost read the keep state of its lines and of the lines next to them, so
+  // adding a unit changes only the units that read one of its new lines: each unit's score is
+  // kept and made again only then (the same choices as making every score at every step, which
+  // cost a step O(units × their lines): the half-budget start packs hundreds of units).
+  const score = new Float64Array(units.length);
+  const unitCost = new Float64Array(units.length);
+  const stale = new Uint8Array(units.length).fill(1);
+  const readers: (number[] | undefined)[] = new Array<number[] | undefined>(n);
+  for (let u = 0; u < units.length; u++) {
+    for (const t of units[u].lines) {
+      for (let x = Math.max(0, t - 1); x <= Math.min(n - 1, t + 1); x++) (readers[x] ??= []).push(u);
+    }
+  }
+  const evaluate = (u: number): void => {
+    stale[u] = 0;
+    const L = units[u].lines;
+    let gain = 0,
+      cost = 0,
+      fresh = 0;
+    for (let i = 0; i < L.length; i++) {
+      const t = L[i];
+      if (keep[t]) continue;
+      fresh++;
+      gain += value[t];
+      cost += ctx.costs[t];
+      if (i > 0 && L[i - 1] === t - 1 && !keep[t - 1]) continue;
+      // First line of a run of new lines: the run splits a gap (one more marker), trims it
+      // (none), or fills it (one fewer).
+      let e = i;
+      while (e + 1 < L.length && L[e + 1] === L[e] + 1 && !keep[L[e + 1]]) e++;
+      const gapBefore = t > 0 && !keep[t - 1];
+      const gapAfter = L[e] < n - 1 && !keep[L[e] + 1];
+      if (gapBefore && gapAfter) cost += markerTokens;
+      else if (!gapBefore && !gapAfter) cost -= markerTokens;
+    }
+    if (!fresh) alive[u] = 0;
+    unitCost[u] = cost;
+    score[u] = gain / Math.pow(Math.max(cost, 1), costExponent);
+  };
   for (;;) {
     let best = -1,
-      bestScore = 0,
-      bestCost = 0;
+      bestScore = 0;
     for (let u = 0; u < units.length; u++) {
       if (!alive[u]) continue;
-      const L = units[u].lines;
-      let gain = 0,
-        cost = 0,
-        fresh = 0;
-      for (let i = 0; i < L.length; i++) {
-        const t = L[i];
-        if (keep[t]) continue;
-        fresh++;
-        gain += value[t];
-        cost += ctx.costs[t];
-        if (i > 0 && L[i - 1] === t - 1 && !keep[t - 1]) continue;
-        // First line of a run of new lines: the run splits a gap (one more marker), trims it
-        // (none), or fills it (one fewer).
-        let e = i;
-        while (e + 1 < L.length && L[e + 1] === L[e] + 1 && !keep[L[e + 1]]) e++;
-        const gapBefore = t > 0 && !keep[t - 1];
-        const gapAfter = L[e] < n - 1 && !keep[L[e] + 1];
-        if (gapBefore && gapAfter) cost += markerTokens;
-        else if (!gapBefore && !gapAfter) cost -= markerTokens;
+      if (stale[u]) {
+        evaluate(u);
+        if (!alive[u]) continue;
       }
-      if (!fresh) {
-        alive[u] = 0;
-        continue;
-      }
-      if (tokens + cost > budget) continue;
-      const score = gain / Math.pow(Math.max(cost, 1), costExponent);
-      if (score > bestScore) {
+      if (tokens + unitCost[u] > budget) continue;
+      if (score[u] > bestScore) {
         best = u;
-        bestScore = score;
-        bestCost = cost;
+        bestScore = score[u];
       }
     }
     if (best < 0) break;
+    for (const t of units[best].lines) if (!keep[t]) for (const r of readers[t] ?? []) stale[r] = 1;
+    tokens += unitCost[best];
     addUnit(keep, reason, units[best]);
     alive[best] = 0;
     accepted.push(best);
-    tokens += bestCost;
     yield;
   }
   const all = yield* complete(ctx, keep, reason, start.bias, cache);
@@ -348,25 +388,42 @@ function* calibrateSteps(ctx: SelectionContext, budget: number, cache: Map<numbe
   const bound = 2 * maxAbs + 4 * maxT + Math.abs(ctx.fusedCrf.start[1]) + Math.abs(ctx.fusedCrf.end[1]) + 1;
   let lo = -bound,
     hi = bound;
+  let steps = ctx.memo?.calibration.get(ctx.fusedCrf);
+  if (ctx.memo && !steps) ctx.memo.calibration.set(ctx.fusedCrf, (steps = new Map<number, CalibrationStep>()));
+  const stepAt = (bias: number): CalibrationStep => {
+    let step = steps?.get(bias);
+    if (!step) {
+      step = { decoded: decodeAt(ctx, bias) };
+      steps?.set(bias, step);
+    }
+    return step;
+  };
+  function* completeAt(bias: number, step: CalibrationStep): Steps<Selection> {
+    step.selection ??= yield* complete(ctx, step.decoded.keep.slice(), step.decoded.reason.slice(), bias, cache);
+    return step.selection;
+  }
   // The decode at each end of the bracket, before repair: where a bias decodes the same lines
   // as an end, its selection is that end's (repair and gap filling depend on the decoded lines
   // only), so it is not repaired and measured again. Emissions with few distinct values (a
   // long run of blank lines) decode the same few sets at most biases.
-  let loDecoded = decodeAt(ctx, lo);
-  const low = yield* complete(ctx, loDecoded.keep.slice(), loDecoded.reason.slice(), lo, cache);
+  const loStep = stepAt(lo);
+  let loDecoded = loStep.decoded;
+  const low = yield* completeAt(lo, loStep);
   yield;
   if (low.estimatedTokens > budget) return null;
   if (ctx.tuning?.viterbiStart === false) return yield* packSteps(ctx, low, budget, cache);
   let best = low;
-  let hiDecoded = decodeAt(ctx, hi);
-  const high = yield* complete(ctx, hiDecoded.keep.slice(), hiDecoded.reason.slice(), hi, cache);
+  const hiStep = stepAt(hi);
+  let hiDecoded = hiStep.decoded;
+  const high = yield* completeAt(hi, hiStep);
   yield;
   if (high.estimatedTokens <= budget) return high;
   // The decode spends this much; the packer, the rest.
   const startBudget = budget * (ctx.tuning?.viterbiShare ?? 1);
   for (let iter = 0; iter < 36 && hi - lo > 1e-4; iter++) {
     const mid = (lo + hi) / 2;
-    const decoded = decodeAt(ctx, mid);
+    const step = stepAt(mid);
+    const decoded = step.decoded;
     yield;
     if (sameLines(decoded.keep, loDecoded.keep)) {
       best = { ...best, bias: mid };
@@ -377,7 +434,7 @@ function* calibrateSteps(ctx: SelectionContext, budget: number, cache: Map<numbe
       hi = mid;
       continue;
     }
-    const s = yield* complete(ctx, decoded.keep.slice(), decoded.reason.slice(), mid, cache);
+    const s = yield* completeAt(mid, step);
     yield;
     if (s.estimatedTokens <= startBudget) {
       best = s;
@@ -429,9 +486,10 @@ function* fitSteps(ctx: SelectionContext, budget: number, cache: Map<number, num
   if (!ctx.variants?.length || !expected) return yield* fitOneSteps(ctx, budget, cache);
   let best: Fitted | null = null;
   let bestScore = -Infinity;
+  const memo: FitMemo = { calibration: new Map(), counts: new Map() };
   for (const v of [{}, ...ctx.variants]) {
     const tuning = v.viterbiShare === undefined ? ctx.tuning : { ...ctx.tuning, viterbiShare: v.viterbiShare };
-    const fitted = yield* fitOneSteps({ ...ctx, ...v, tuning }, budget, cache);
+    const fitted = yield* fitOneSteps({ ...ctx, ...v, tuning, memo }, budget, cache);
     if (!fitted) continue;
     const keep = fitted.selection.keep;
     let score = 0;
@@ -452,7 +510,11 @@ function* fitOneSteps(ctx: SelectionContext, budget: number, cache: Map<number, 
     if (!s) return null;
     const rendered = renderKept(ctx.lines, s.keep, ctx.commentPrefix, ctx.cr, ctx.elision);
     yield;
-    const tokens = yield* countSteps(ctx.counter, rendered.text);
+    let tokens = ctx.memo?.counts.get(rendered.text);
+    if (tokens === undefined) {
+      tokens = yield* countSteps(ctx.counter, rendered.text);
+      ctx.memo?.counts.set(rendered.text, tokens);
+    }
     yield;
     if (tokens <= budget) return { selection: s, rendered, tokens };
     target -= Math.max(1, tokens - budget);
