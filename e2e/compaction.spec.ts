@@ -68,8 +68,9 @@ test('strategy and budget change what is kept, pruned and evicted', async ({ pag
   seq = await seqOf(page);
   await page.getByTestId('strategy-task_aware').check({ force: true });
   await nextCompaction(page, seq);
-  expect(await toolIds(page, 'evicted')).toEqual(['tool-ls', 'tool-invoice', 'tool-export', 'tool-discounts']);
-  expect(await toolIds(page, 'pruned')).toEqual(['tool-readme', 'tool-money']);
+  // (Since the decoding variants of 1fa495b cut the invoice read to fit, it is pruned, not evicted.)
+  expect(await toolIds(page, 'evicted')).toEqual(['tool-ls', 'tool-export', 'tool-discounts']);
+  expect(await toolIds(page, 'pruned')).toEqual(['tool-readme', 'tool-invoice', 'tool-money']);
   expect(await ids(page, 'kept')).toContain('tool-test-focused');
 
   // Task-aware + MIG with the budget lowered by keyboard in one burst (1,500 → 800): only the last counts.
