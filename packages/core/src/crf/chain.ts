@@ -16,6 +16,14 @@ export function crfParams(transitions: [number, number, number, number], start: 
   return { transitions: Float64Array.from(transitions), start: Float64Array.from(start), end: Float64Array.from(end) };
 }
 
+/** Each line's keep probability from its own two emissions alone, σ(keep − prune) (no transitions). */
+export function keepProbabilities(emissions: ArrayLike<number>): Float64Array {
+  const n = emissions.length >> 1;
+  const p = new Float64Array(n);
+  for (let t = 0; t < n; t++) p[t] = 1 / (1 + Math.exp(emissions[2 * t] - emissions[2 * t + 1]));
+  return p;
+}
+
 function logAdd(a: number, b: number): number {
   if (a === -Infinity) return b;
   if (b === -Infinity) return a;

@@ -2,7 +2,7 @@
  * LaMR's multi-rubric layer: K rubric heads, each a CRF with its own transitions, fused by a
  * per-line mixture-of-experts gate g ∈ Δ^{K-1}: e_fused[t] = Σ_k g[t,k] · E_k[t].
  */
-import { type CrfParams, marginals } from './chain.js';
+import { type CrfParams, keepProbabilities, marginals } from './chain.js';
 
 export const RUBRICS = ['semantic', 'dependency'] as const;
 export type RubricName = (typeof RUBRICS)[number];
@@ -45,12 +45,9 @@ export function leadingRubric(r: RubricEmissions): Uint8Array {
   const { n, heads, gate } = r;
   const K = heads.length;
   const prob = heads.map((E) => {
-    const p = new Float64Array(n);
+    const p = keepProbabilities(E);
     let max = 0;
-    for (let t = 0; t < n; t++) {
-      p[t] = 1 / (1 + Math.exp(E[2 * t] - E[2 * t + 1]));
-      if (p[t] > max) max = p[t];
-    }
+    for (let t = 0; t < n; t++) if (p[t] > max) max = p[t];
     if (max > 0) for (let t = 0; t < n; t++) p[t] /= max;
     return p;
   });

@@ -2,6 +2,7 @@
  * prune(): emissions → budget calibration → Viterbi decode → AST-aware repair → render.
  * The only async steps are grammar loading/parsing and the scorer; the rest is pure.
  */
+import { keepProbabilities } from '../crf/chain.js';
 import { fuseEmissions, leadingRubric, rubricMarginals, type RubricEmissions } from '../crf/rubrics.js';
 import { degradation, type Degradation } from '../degradations.js';
 import { CtxpruneError } from '../errors.js';
@@ -261,12 +262,14 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const unnamed = unnamedImports(st, lines, query);
   for (let t = 0; t < n; t++) if (unnamed[t]) evidenceLed[t] = 0;
   const repairOn = !options.ablation?.noRepair && (syn.parsed || syn.brackets === true);
+  // The emissions whose keep margin the packer values lines by.
+  const valued = (tuning.packerValue ?? PACKER_VALUE) === 1 ? fused : rubrics.heads[0];
   const ctx: SelectionContext = {
     lines,
     structure: st,
     fused,
     fusedCrf: rubrics.fusedCrf,
-    value: evidenceValue((tuning.packerValue ?? PACKER_VALUE) === 1 ? fused : rubrics.heads[0]),
+    value: evidenceValue(valued),
     evidenceLed,
     costs: measured.costs,
     counter,
@@ -290,14 +293,11 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   };
   const variantCount = tuning.variants ?? (syn.language && VARIANT_LANGUAGES.has(syn.language) ? DECODE_VARIANTS : 0);
   if (variantCount > 0) {
-    const expected = new Float64Array(n);
-    for (let t = 0; t < n; t++) expected[t] = 1 / (1 + Math.exp(fused[2 * t] - fused[2 * t + 1]));
-    ctx.expected = expected;
-    ctx.variants = [
-      { fusedCrf: { ...ctx.fusedCrf, transitions: [0, 0, 0, 0] } },
-      { value: evidenceValue((tuning.packerValue ?? PACKER_VALUE) === 1 ? fused : rubrics.heads[0], 1) },
-      { viterbiShare: 0.5 },
-    ].slice(0, variantCount);
+    ctx.expected = keepProbabilities(fused);
+    ctx.variants = [{ fusedCrf: { ...ctx.fusedCrf, transitions: [0, 0, 0, 0] } }, { value: evidenceValue(valued, 1) }, { viterbiShare: 0.5 }].slice(
+      0,
+      variantCount,
+    );
   }
 
   const markerCache = new Map<number, number>();

@@ -5,7 +5,7 @@
  * document score. Inputs longer than the window are scored in overlapping chunks; each line
  * takes the outputs of the chunk where it sits farthest from a chunk edge.
  */
-import { type CrfParams } from '../crf/chain.js';
+import { type CrfParams, keepProbabilities } from '../crf/chain.js';
 import { degradation } from '../degradations.js';
 import { CtxpruneError } from '../errors.js';
 import { FEATURE_SETS, FEATURE_VERSION, lineFeatureSteps } from '../features/lines.js';
@@ -68,8 +68,7 @@ export const MODEL_MAX_LINES = 50_000;
 function spreadHead(E: Float64Array, st: FileStructure, defOf: Int32Array, amount: number): void {
   const n = E.length >> 1;
   if (n === 0 || amount <= 0) return;
-  const p = new Float64Array(n);
-  for (let t = 0; t < n; t++) p[t] = 1 / (1 + Math.exp(-(E[2 * t + 1] - E[2 * t])));
+  const p = keepProbabilities(E);
   const kern = [0.6, 0.35, 0.2];
   const sm = new Float64Array(n);
   for (let t = 0; t < n; t++) {

@@ -123,7 +123,7 @@ export function buildO200k(bpeRanks: string): O200k {
  * instead of parsing js-tiktoken's 2.3 MB module, a browser fetches it): 'O2K3', then
  * little-endian u32 size, byte count, slot count, longest token, 0; u32 block offsets (one per
  * BLOCK ranks, + 1); u32 hash slots; u8 token lengths (size, padded to 4); token bytes. Every
- * part is used in place: loading it does no per-token work. 2.6 MB where O2K2 (u32 offsets per
+ * part is used in place: loading it does no per-token work. 2.7 MB where O2K2 (u32 offsets per
  * rank, twice the slots) took 4.3 MB: a process pays for each page of it it touches (#15).
  */
 export function serializeRankTable(bpeRanks: string): Uint8Array {
