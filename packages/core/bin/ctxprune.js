@@ -5,13 +5,17 @@
 // load dist/cli's ES modules, with import().
 'use strict';
 
-// A reader that stops early (`ctxprune prune … | head`) closes the pipe: exit quietly, as Unix tools do.
-process.stdout.on('error', (err) => {
-  if (err && err.code === 'EPIPE') process.exit(0);
-  throw err;
-});
-// This process runs one command and exits: `prune` may tune V8 for that (commands/prune.ts).
+// This process runs one command and exits: `prune` may tune V8 for that (commands/prune.ts), and
+// the CLI writes to file descriptors 1 and 2 directly (src/cli/stdio.ts).
 process.env.CTXPRUNE_ONE_SHOT = '1';
+// A reader that stops early (`ctxprune mcp … | head`) closes the pipe: exit quietly, as Unix tools
+// do. Not for `prune`, whose process never makes process.stdout (stdio.ts does this when it must).
+if (process.argv[2] !== 'prune') {
+  process.stdout.on('error', (err) => {
+    if (err && err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+}
 
 /**
  * `prune` runs from its bundle (bin/prune-bundle.js: one script with V8's code cache, instead of
@@ -26,25 +30,15 @@ function entry() {
   return import('../dist/cli/main.js');
 }
 
-/** Exits once stdout and stderr hold no queued writes (at once when, as usual, they hold none). */
-function exitWhenFlushed() {
-  const pending = [process.stdout, process.stderr].filter((s) => s.writableLength > 0);
-  if (pending.length === 0) return process.exit();
-  let left = pending.length;
-  // A write's callback runs once every write queued before it is out.
-  for (const s of pending) s.write('', () => --left === 0 && process.exit());
-}
-
 Promise.resolve()
   .then(entry)
-  .then((m) => m.main(process.argv.slice(2)))
-  .then((code) => {
-    process.exitCode = code ?? 0;
+  .then(async (m) => {
+    process.exitCode = (await m.main(process.argv.slice(2))) ?? 0;
     // `prune` is done once main returns: exit now rather than after tearing down the heap (~6 ms of
-    // a ~0.35 s run), once what it wrote is out. A pipe whose reader is slower than this process
-    // takes 64 KB and queues the rest (a `--json` of a 1,000-line file is ~170 KB): exiting then
-    // cut the output short, so wait for the queue to drain first.
-    if (process.argv[2] === 'prune') exitWhenFlushed();
+    // a ~0.35 s run), once what it wrote is out. Its writes to the descriptors block until they
+    // are; what went through a stream (a non-blocking pipe: stdio.ts) may still be queued, and
+    // exiting then would cut it short (a 170 KB `--json` to a slow reader once lost all but 64 KB).
+    if (process.argv[2] === 'prune') m.flushed().then(() => process.exit());
   })
   .catch((err) => {
     if (err && err.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes('dist')) {

@@ -10,10 +10,13 @@
 // finds the same assets, package.json and models.
 import { build } from 'vite';
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const pkg = dirname(dirname(fileURLToPath(import.meta.url)));
+const { wrapBundle } = createRequire(import.meta.url)('../bin/prune-bundle.js');
 const cli = join(pkg, 'dist/cli');
 
 /** main.js's commands other than `prune` stay outside the bundle: imports of dist/cli/commands/*.js. */
@@ -79,6 +82,14 @@ await build({
     },
   },
 });
+
+// One function expression, as bin/prune-bundle.js compiles it. The loader passes the bundle a clock
+// with only now(), in place of Node's lazily loaded `performance`: nothing else of it may be used.
+const bundleFile = join(pkg, 'dist/cli-bundle/prune.cjs');
+const code = readFileSync(bundleFile, 'utf8');
+const otherUse = /\bperformance\s*(?:\.(?!now\()|\[)/.exec(code);
+if (otherUse) throw new Error(`bundle-cli: the bundle uses \`performance\` other than performance.now() at offset ${otherUse.index}`);
+writeFileSync(bundleFile, wrapBundle(code));
 
 // The code cache, from a child process: its V8 flags are a fresh `node`'s, as bin/ctxprune.js's are.
 const cache = spawnSync(process.execPath, [join(pkg, 'scripts/cli-code-cache.mjs')], { stdio: 'inherit' });

@@ -5,13 +5,10 @@
 import { configureFromEnvironment } from '../environment.js';
 import { isCtxpruneError } from '../errors.js';
 import { own } from '../util/own.js';
+import { processIo, type CliIo } from './stdio.js';
 
-export interface CliIo {
-  out: (s: string) => void;
-  err: (s: string) => void;
-  /** stdout exactly as given (no newline added); commands fall back to `out` when absent. */
-  raw?: (s: string) => void;
-}
+export type { CliIo } from './stdio.js';
+export { flushed } from './stdio.js';
 
 export interface Command {
   summary: string;
@@ -28,12 +25,6 @@ const commands: Record<string, () => Promise<Command>> = {
   cards: () => import('./commands/cards.js').then((m) => m.command),
   pack: () => import('./commands/pack.js').then((m) => m.command),
   mcp: () => import('./commands/mcp.js').then((m) => m.command),
-};
-
-const stdio: CliIo = {
-  out: (s) => process.stdout.write(s.endsWith('\n') ? s : s + '\n'),
-  raw: (s) => process.stdout.write(s),
-  err: (s) => process.stderr.write(s.endsWith('\n') ? s : s + '\n'),
 };
 
 async function help(io: CliIo): Promise<void> {
@@ -59,7 +50,7 @@ const wantsHelp = (argv: string[]) => {
   return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
 };
 
-export async function main(argv: string[], io: CliIo = stdio): Promise<number> {
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' && rest[0] ? own(commands, rest[0]) : undefined;

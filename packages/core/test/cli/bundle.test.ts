@@ -89,6 +89,32 @@ describe.skipIf(!existsSync(MODULES))('the prune bundle (dist/cli-bundle)', () =
     rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
+  it.skipIf(spawnSync('python3', ['--version']).status !== 0)(
+    'writes all of it through the stream when stdout is a non-blocking pipe',
+    () => {
+      // src/cli/stdio.ts writes to the descriptor; a non-blocking one refuses (EAGAIN) once the pipe
+      // is full, and the rest must go through Node's stream, drained before the process exits.
+      const dir = mkdtempSync(join(tmpdir(), 'ctxprune-nonblock-'));
+      const file = join(dir, 'long.py');
+      writeFileSync(file, readFileSync(join(CORE, 'test/fixtures/samples/rate_limiter.py'), 'utf8').repeat(20));
+      const args = ['prune', file, '--query', 'how is the rate limited', '--ratio', '4', '--scorer', 'lexical', '--json'];
+      const direct = viaBin(args);
+      expect(direct.status).toBe(0);
+      const setNonBlocking =
+        'import fcntl, os, sys; fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_NONBLOCK); os.execv(sys.argv[1], sys.argv[1:])';
+      const out = join(dir, 'out.json');
+      const quoted = ['python3', '-c', setNonBlocking, process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+      const run = spawnSync('sh', ['-c', `${quoted} 2>'${join(dir, 'err.txt')}' | (sleep 1; cat) > '${out}'`]);
+      expect(run.status).toBe(0);
+      expect(readFileSync(join(dir, 'err.txt'), 'utf8')).toBe('');
+      const got = JSON.parse(readFileSync(out, 'utf8'));
+      expect(got.text).toBe(JSON.parse(direct.stdout).text);
+      expect(got.keptLines).toEqual(JSON.parse(direct.stdout).keptLines);
+      rmSync(dir, { recursive: true, force: true });
+    },
+    60_000,
+  );
+
   it("loads onnxruntime-web through the loader's import() (--backend wasm)", () => {
     const args = [
       'prune',
