@@ -402,6 +402,7 @@ function* calibrateSteps(ctx: SelectionContext, budget: number, cache: Map<numbe
     step.selection ??= yield* complete(ctx, step.decoded.keep.slice(), step.decoded.reason.slice(), bias, cache);
     return step.selection;
   }
+  if (isTransitionFree(ctx.fusedCrf)) return yield* calibrateByThresholdSteps(ctx, budget, cache, lo, hi);
   // The decode at each end of the bracket, before repair: where a bias decodes the same lines
   // as an end, its selection is that end's (repair and gap filling depend on the decoded lines
   // only), so it is not repaired and measured again. Emissions with few distinct values (a
@@ -444,6 +445,97 @@ function* calibrateSteps(ctx: SelectionContext, budget: number, cache: Map<numbe
       hi = mid;
       hiDecoded = decoded;
     }
+  }
+  return yield* packSteps(ctx, best, budget, cache);
+}
+
+function isTransitionFree(crf: CrfParams): boolean {
+  const T = crf.transitions;
+  return T[0] === 0 && T[1] === 0 && T[2] === 0 && T[3] === 0;
+}
+
+/** Lines by their margin, highest first, cut into groups of equal margin (see calibrateByThresholdSteps). */
+interface ThresholdOrder {
+  fused: Float64Array;
+  /** Line numbers, highest margin first. */
+  order: Int32Array;
+  /** ends[g]: lines in the first g + 1 groups; margins[g]: the margin of group g. */
+  ends: Int32Array;
+  margins: Float64Array;
+}
+
+/** Per CRF without transitions (the decoding variant makes one per prune), its lines in order. */
+const thresholdOrders = new WeakMap<CrfParams, ThresholdOrder>();
+
+function thresholdOrder(ctx: SelectionContext): ThresholdOrder {
+  const crf = ctx.fusedCrf;
+  const known = thresholdOrders.get(crf);
+  if (known && known.fused === ctx.fused) return known;
+  const e = ctx.fused;
+  const n = e.length >> 1;
+  const margin = new Float64Array(n);
+  for (let t = 0; t < n; t++) margin[t] = e[2 * t + 1] - e[2 * t];
+  margin[0] += crf.start[1] - crf.start[0];
+  margin[n - 1] += crf.end[1] - crf.end[0];
+  const order = Int32Array.from({ length: n }, (_, t) => t).sort((a, b) => margin[b] - margin[a] || a - b);
+  const ends: number[] = [];
+  const margins: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (i + 1 < n && margin[order[i + 1]] === margin[order[i]]) continue;
+    ends.push(i + 1);
+    margins.push(margin[order[i]]);
+  }
+  const made = { fused: e, order, ends: Int32Array.from(ends), margins: Float64Array.from(margins) };
+  thresholdOrders.set(crf, made);
+  return made;
+}
+
+/**
+ * calibrateSteps for a CRF without transitions, which decodes each line on its own: kept exactly
+ * when its margin (keep − prune emission, and the start or end weight on the first or last line)
+ * plus the bias is positive. So every decode keeps the lines above a threshold, and the search
+ * runs over the distinct margins, highest first (one repair per halving, no Viterbi pass), to the
+ * largest prefix whose estimate fits; the bisection over the bias found the same prefix, but
+ * through ~20 decodes of every line and a repair for each new set (a one-shot CLI prune spent
+ * ~5 ms of its ~0.35 s there). `lo`/`hi`: the bracket's biases, for the ends' selections.
+ */
+function* calibrateByThresholdSteps(ctx: SelectionContext, budget: number, cache: Map<number, number>, lo: number, hi: number): Steps<Selection | null> {
+  const { order, ends, margins } = thresholdOrder(ctx);
+  const n = order.length;
+  const led = ctx.evidenceLed;
+  // The first `groups` groups kept, at a bias between their margin and the next group's.
+  const selectionOf = (groups: number, bias: number): Steps<Selection> => {
+    const keep = new Uint8Array(n);
+    const reason = new Uint8Array(n);
+    const count = groups === 0 ? 0 : ends[groups - 1];
+    for (let i = 0; i < count; i++) {
+      const t = order[i];
+      keep[t] = 1;
+      reason[t] = led[t] ? Reason.Evidence : Reason.Dependency;
+    }
+    return complete(ctx, keep, reason, bias, cache);
+  };
+  const G = ends.length;
+  const biasAt = (groups: number): number => (groups === 0 ? lo : groups === G ? hi : -(margins[groups - 1] + margins[groups]) / 2);
+  const low = yield* selectionOf(0, lo);
+  yield;
+  if (low.estimatedTokens > budget) return null;
+  if (ctx.tuning?.viterbiStart === false) return yield* packSteps(ctx, low, budget, cache);
+  const high = yield* selectionOf(G, hi);
+  yield;
+  if (high.estimatedTokens <= budget) return high;
+  const startBudget = budget * (ctx.tuning?.viterbiShare ?? 1);
+  let best = low;
+  let fits = 0,
+    over = G;
+  while (over - fits > 1) {
+    const mid = (fits + over) >> 1;
+    const s = yield* selectionOf(mid, biasAt(mid));
+    yield;
+    if (s.estimatedTokens <= startBudget) {
+      best = s;
+      fits = mid;
+    } else over = mid;
   }
   return yield* packSteps(ctx, best, budget, cache);
 }

@@ -126,3 +126,49 @@ describe('fitBudget with decoding variants', () => {
     expect(kept(f!.selection)).toEqual([0, 2]);
   });
 });
+
+describe('calibration without CRF transitions', () => {
+  // 60 top-level statements with random margins and costs: each line decodes on its own, so the
+  // search over the distinct margins (calibrateByThresholdSteps) must find what the bisection over
+  // the bias finds. A CRF with transitions of 1e-300 decodes the same lines (they vanish in every
+  // sum) but takes the bisection.
+  const n = 60;
+  const lines = Array.from({ length: n }, (_, i) => `v${i} = ${'x'.repeat(i % 7)}`);
+  const flat = handStructure(n, { kind: new Array<number>(n).fill(K.Code), parent: new Array<number>(n).fill(-1), blockEnd: {}, firstBodyLine: {} });
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  function flatContext(margins: number[], costs: number[], transitions: [number, number, number, number]): SelectionContext {
+    return {
+      lines,
+      structure: flat,
+      fused: Float64Array.from(margins.flatMap((m) => [0, m])),
+      fusedCrf: crfParams(transitions, [0, 0.3], [0, -0.2]),
+      value: evidenceValue(Float64Array.from(margins.flatMap((m) => [0, m]))),
+      evidenceLed: new Uint8Array(n).fill(1),
+      costs: Float64Array.from(costs),
+      counter: { name: 'fixed', count: (text) => 3 * text.split('\n').length },
+      commentPrefix: '#',
+      cr: '',
+      elision: 'compact',
+      repair: null,
+      repairIndex: buildRepairIndex(flat, lines, 'python'),
+      units: new Map(),
+    };
+  }
+
+  it('keeps the lines the bias bisection keeps, over random margins, ties and budgets', () => {
+    for (let trial = 0; trial < 40; trial++) {
+      // Margins on a grid of 0.25 (ties) in every other trial, else continuous.
+      const margins = Array.from({ length: n }, () => (trial % 2 ? Math.round((random() * 8 - 4) * 4) / 4 : random() * 8 - 4));
+      const costs = Array.from({ length: n }, () => 4 + Math.floor(random() * 12));
+      const budget = 20 + Math.floor(random() * 400);
+      const a = fitBudget(flatContext(margins, costs, [0, 0, 0, 0]), budget, new Map());
+      const b = fitBudget(flatContext(margins, costs, [1e-300, 1e-300, 1e-300, 1e-300]), budget, new Map());
+      expect(a === null).toBe(b === null);
+      if (a && b) {
+        expect(kept(a.selection)).toEqual(kept(b.selection));
+        expect(a.tokens).toBe(b.tokens);
+      }
+    }
+  });
+});
