@@ -70,23 +70,36 @@ describe.skipIf(!existsSync(MODULES))('the prune bundle (dist/cli-bundle)', () =
     }
   }, 120_000);
 
-  it('writes all of a large output to a pipe whose reader is slow before it exits', () => {
-    // The pipe takes 64 KB; the rest waits in the process until the reader catches up (the bin
-    // once exited with it still queued and cut a 170 KB --json short at 64 or 128 KB).
+  /**
+   * A ~340 KB `--json` (a file of 2,000 lines) through `sh -c "PREFIX bin … | (sleep 2; cat)"`:
+   * what the slow reader got, what the bin printed straight to the test, and the run's stderr.
+   */
+  function throughSlowPipe(prefix: string[]) {
     const dir = mkdtempSync(join(tmpdir(), 'ctxprune-pipe-'));
-    const file = join(dir, 'long.py');
-    writeFileSync(file, readFileSync(join(CORE, 'test/fixtures/samples/rate_limiter.py'), 'utf8').repeat(20));
-    const args = ['prune', file, '--query', 'how is the rate limited', '--ratio', '4', '--scorer', 'lexical', '--json'];
-    const direct = viaBin(args);
-    expect(direct.status).toBe(0);
-    expect(Buffer.byteLength(direct.stdout)).toBeGreaterThan(200_000);
-    const out = join(dir, 'out.json');
-    const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-    spawnSync('sh', ['-c', `${quoted} 2>/dev/null | (sleep 1; cat) > '${out}'`]);
-    const slow = JSON.parse(readFileSync(out, 'utf8'));
-    expect(slow.text).toBe(JSON.parse(direct.stdout).text);
-    expect(slow.keptLines).toEqual(JSON.parse(direct.stdout).keptLines);
-    rmSync(dir, { recursive: true, force: true });
+    try {
+      const file = join(dir, 'long.py');
+      writeFileSync(file, readFileSync(join(CORE, 'test/fixtures/samples/rate_limiter.py'), 'utf8').repeat(20));
+      const args = ['prune', file, '--query', 'how is the rate limited', '--ratio', '4', '--scorer', 'lexical', '--json'];
+      const direct = viaBin(args);
+      expect(direct.status).toBe(0);
+      expect(Buffer.byteLength(direct.stdout)).toBeGreaterThan(200_000);
+      const out = join(dir, 'out.json');
+      const quoted = [...prefix, process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+      const run = spawnSync('sh', ['-c', `${quoted} 2>'${join(dir, 'err.txt')}' | (sleep 2; cat) > '${out}'`]);
+      expect(run.status).toBe(0);
+      return { slow: JSON.parse(readFileSync(out, 'utf8')), direct: JSON.parse(direct.stdout), stderr: readFileSync(join(dir, 'err.txt'), 'utf8') };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('writes all of a large output to a pipe whose reader is slow before it exits', () => {
+    // The pipe takes 64 KB; the rest waits until the reader catches up (the bin once exited with
+    // it still queued and cut a 170 KB --json short at 64 or 128 KB).
+    const { slow, direct, stderr } = throughSlowPipe([]);
+    expect(stderr).toBe('');
+    expect(slow.text).toBe(direct.text);
+    expect(slow.keptLines).toEqual(direct.keptLines);
   }, 60_000);
 
   it.skipIf(spawnSync('python3', ['--version']).status !== 0)(
@@ -94,23 +107,12 @@ describe.skipIf(!existsSync(MODULES))('the prune bundle (dist/cli-bundle)', () =
     () => {
       // src/cli/stdio.ts writes to the descriptor; a non-blocking one refuses (EAGAIN) once the pipe
       // is full, and the rest must go through Node's stream, drained before the process exits.
-      const dir = mkdtempSync(join(tmpdir(), 'ctxprune-nonblock-'));
-      const file = join(dir, 'long.py');
-      writeFileSync(file, readFileSync(join(CORE, 'test/fixtures/samples/rate_limiter.py'), 'utf8').repeat(20));
-      const args = ['prune', file, '--query', 'how is the rate limited', '--ratio', '4', '--scorer', 'lexical', '--json'];
-      const direct = viaBin(args);
-      expect(direct.status).toBe(0);
       const setNonBlocking =
         'import fcntl, os, sys; fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_NONBLOCK); os.execv(sys.argv[1], sys.argv[1:])';
-      const out = join(dir, 'out.json');
-      const quoted = ['python3', '-c', setNonBlocking, process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-      const run = spawnSync('sh', ['-c', `${quoted} 2>'${join(dir, 'err.txt')}' | (sleep 1; cat) > '${out}'`]);
-      expect(run.status).toBe(0);
-      expect(readFileSync(join(dir, 'err.txt'), 'utf8')).toBe('');
-      const got = JSON.parse(readFileSync(out, 'utf8'));
-      expect(got.text).toBe(JSON.parse(direct.stdout).text);
-      expect(got.keptLines).toEqual(JSON.parse(direct.stdout).keptLines);
-      rmSync(dir, { recursive: true, force: true });
+      const { slow, direct, stderr } = throughSlowPipe(['python3', '-c', setNonBlocking]);
+      expect(stderr).toBe('');
+      expect(slow.text).toBe(direct.text);
+      expect(slow.keptLines).toEqual(direct.keptLines);
     },
     60_000,
   );
