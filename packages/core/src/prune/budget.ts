@@ -388,6 +388,7 @@ function* calibrateSteps(ctx: SelectionContext, budget: number, cache: Map<numbe
   const bound = 2 * maxAbs + 4 * maxT + Math.abs(ctx.fusedCrf.start[1]) + Math.abs(ctx.fusedCrf.end[1]) + 1;
   let lo = -bound,
     hi = bound;
+  if (isTransitionFree(ctx.fusedCrf)) return yield* calibrateByThresholdSteps(ctx, budget, cache, lo, hi);
   let steps = ctx.memo?.calibration.get(ctx.fusedCrf);
   if (ctx.memo && !steps) ctx.memo.calibration.set(ctx.fusedCrf, (steps = new Map<number, CalibrationStep>()));
   const stepAt = (bias: number): CalibrationStep => {
@@ -402,7 +403,6 @@ function* calibrateSteps(ctx: SelectionContext, budget: number, cache: Map<numbe
     step.selection ??= yield* complete(ctx, step.decoded.keep.slice(), step.decoded.reason.slice(), bias, cache);
     return step.selection;
   }
-  if (isTransitionFree(ctx.fusedCrf)) return yield* calibrateByThresholdSteps(ctx, budget, cache, lo, hi);
   // The decode at each end of the bracket, before repair: where a bias decodes the same lines
   // as an end, its selection is that end's (repair and gap filling depend on the decoded lines
   // only), so it is not repaired and measured again. Emissions with few distinct values (a

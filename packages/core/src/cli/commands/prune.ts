@@ -43,8 +43,8 @@ const round = (x: number) => Math.round(x * 10) / 10;
  * extra scavenges (a 1,011-line file: 8,980 → 7,410 page faults, lexical 393 → 370 ms; 6,370
  * lines 704 → 671 ms; 19,000 lines 1.28 → 1.24 s); and, for inputs under 256 KB, no optimizing
  * JavaScript compiler either (its compile costs a short run more than it saves). Same results:
- * the compilers and the heap's sizing change speed only. Set by bin/ctxprune.js's process only (CTXPRUNE_ONE_SHOT);
- * CTXPRUNE_V8_DEFAULTS=1 keeps V8's defaults there too. Returns whether --no-opt is set (the js
+ * the compilers and the heap's sizing change speed only. Set by bin/ctxprune.js's process only
+ * (CTXPRUNE_ONE_SHOT); CTXPRUNE_V8_DEFAULTS=1 keeps V8's defaults there too. Returns whether --no-opt is set (the js
  * executor then scores with it lifted: optimizedWhileScoring).
  */
 function oneShotEngineFlags(chars: number): boolean {
