@@ -5,7 +5,7 @@
  * scorer runs at inference). Run after `npm run build -w @ctxprune/core`.
  *
  *   node training/build_dataset.mjs [--work DIR] [--input commits|docs] [--max-lines 640] [--neg 0.12] [--shard i/k]
- *                                    [--feature-version V] [--words DIR/words]
+ *                                    [--feature-version V] [--words DIR/words] [--no-stems]
  *
  * --work defaults to $CTXPRUNE_TRAIN_DIR, else data/train (training/paths.mjs).
  * Reads DIR/<input>/*.jsonl (training/mine_commits.py → commits, training/mine_docs.py → docs) and
@@ -20,6 +20,8 @@
  * writes the parity fixture used by packages/core/test/features (a small real case).
  *
  * Feature version 2 needs the word table of training/pretrain_words.* (--words, default DIR/words).
+ * --no-stems: short queries matched as written, not on stems (FeatureOptions.stems), as the shipped
+ * model was trained.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -65,6 +67,7 @@ const words = featureVersion >= 2 ? loadWords(opt('words', path.join(opt('work',
 const PARSE_LANG = { python: 'python', typescript: 'typescript', javascript: 'javascript' };
 
 // Parsing runs in a worker so a file that makes the analyzer hang costs a timeout, not the run.
+const stems = !args.includes('--no-stems');
 const ANALYZE_TIMEOUT_MS = Number(opt('analyze-timeout', '4000'));
 const hung = new Set(); // paths whose analysis timed out once: indentation fallback from then on
 // The cast keeps TypeScript from narrowing to `null` at the top level (analyzeInWorker sets it).
@@ -112,7 +115,7 @@ async function structureOf(text, lines, language, key) {
 async function example(query, text, language, goldLines, doc, key = '') {
   const lines = splitLines(text);
   const st = await structureOf(text, lines, language, key);
-  const feats = computeLineFeatures(query, lines, st, PARSE_LANG[language] ?? null, { version: featureVersion, words });
+  const feats = computeLineFeatures(query, lines, st, PARSE_LANG[language] ?? null, { version: featureVersion, words, stems });
   const mask = new Uint8Array(lines.length);
   for (const g of goldLines) if (g >= 1 && g <= lines.length) mask[g - 1] = 1;
   const lab = rubricLabels(mask, doc, st);

@@ -11,6 +11,7 @@ document scores and CRF tables are averaged (the same contract, so the runtime d
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -134,6 +135,9 @@ def main():
                'info': info.tolist()}
         with open(os.path.join(args.parity, 'torch-outputs.json'), 'w') as f:
             json.dump(ref, f)
+        # The input beside the outputs: the parity test reads both from one folder, so a later change
+        # of the feature code (the features fixture) cannot part the reference from its input.
+        shutil.copyfile(fx, os.path.join(args.parity, 'features.f32'))
         print(f'parity reference: {x.shape[1]} lines')
 
 

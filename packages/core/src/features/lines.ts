@@ -11,7 +11,7 @@
 import { buildBm25Index, bm25Scores, idf as bm25Idf } from '../retrieval/bm25.js';
 import { grammarTable, languageEntry } from '../syntax/grammars.js';
 import { type FileStructure, LANGUAGES, type LanguageId, LineKind } from '../syntax/types.js';
-import { identifierParts, termsOf } from '../text/identifiers.js';
+import { identifierParts, nameTerm, queryTermsOf, termsOf } from '../text/identifiers.js';
 import { SEMANTIC_FEATURE_NAMES, semanticFeatures, type WordVectors } from './semantic.js';
 import { runSteps, STEP_LINES, type Steps } from '../util/steps.js';
 
@@ -94,6 +94,12 @@ export interface FeatureOptions {
   version?: number;
   /** Word vectors for version 2's similarity features (the model's own table); without them those columns are 0. */
   words?: WordVectors | null;
+  /**
+   * Match a short query on stems (queryTermsOf), as inference does; default true. `false` gives the
+   * features the shipped model was trained on (training/build_dataset.mjs --no-stems): retrained on
+   * stemmed features it did no better (models/MODEL_CARD.md).
+   */
+  stems?: boolean;
 }
 
 export interface LineFeatures {
@@ -159,7 +165,7 @@ export function* lineFeatureSteps(
   const data = new Float32Array(n * F);
   if (n === 0) return { n, f: F, data };
   const q = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
-  const qTerms = termsOf(q);
+  const { terms: qTerms, stemmed } = queryTermsOf(q, options.stems ?? true);
   const qSet = new Set(qTerms);
   const qIdents = codeIdentifiers(q);
   const queryError = ERROR_WORDS.test(q) ? 1 : 0;
@@ -175,7 +181,7 @@ export function* lineFeatureSteps(
   const docs = new Array<string[]>(n);
   for (let i = 0; i < n; i++) {
     if (i % STEP_LINES === STEP_LINES - 1) yield;
-    docs[i] = st.kind[i] === LineKind.Blank ? [] : termsOf(lines[i]);
+    docs[i] = st.kind[i] === LineKind.Blank ? [] : termsOf(lines[i], [], stemmed);
   }
   const index = buildBm25Index(docs);
   yield;
@@ -283,7 +289,7 @@ export function* lineFeatureSteps(
   for (const [line, names] of st.definedNames) {
     if (line < 0 || line >= n || st.kind[line] !== LineKind.DefHeader) continue;
     for (const name of names) {
-      const whole = identifierParts(name).join('');
+      const whole = nameTerm(name, stemmed);
       if (qIdents.has(name) || (whole.length >= 4 && qSet.has(whole))) {
         defNamed[line] = 1;
         break;

@@ -9,7 +9,7 @@
 import { crfParams } from '../crf/chain.js';
 import { RUBRICS } from '../crf/rubrics.js';
 import { type FileStructure, LineKind } from '../syntax/types.js';
-import { termsOf } from '../text/identifiers.js';
+import { queryTermsOf, termsOf } from '../text/identifiers.js';
 import { type Bm25Index, bm25Scores } from '../retrieval/bm25.js';
 import type { Scorer, ScorerInput, ScorerOutput } from './types.js';
 import { runSteps, runStepsAsync, STEP_LINES, type Steps } from '../util/steps.js';
@@ -99,9 +99,9 @@ export class LexicalScorer implements Scorer {
     const { lines, structure: st } = input;
     const n = lines.length;
     const query = readQuery(input.query);
-    const queryTerms = termsOf(query);
+    const { terms: queryTerms, stemmed } = queryTermsOf(query);
 
-    const { evidence, rawMax } = yield* this.evidence(lines, queryTerms, st);
+    const { evidence, rawMax } = yield* this.evidence(lines, queryTerms, stemmed, st);
     yield;
     const support = yield* this.support(evidence, st);
     yield;
@@ -146,24 +146,24 @@ export class LexicalScorer implements Scorer {
    * The same number; the document score of the locate rerank calls it for 50 files a task.
    */
   documentScore(query: string, lines: string[]): number {
-    const queryTerms = termsOf(readQuery(query));
+    const { terms: queryTerms, stemmed } = queryTermsOf(readQuery(query));
     const n = lines.length;
     if (queryTerms.length === 0 || n === 0) return 0;
     const kind = new Uint8Array(n).fill(LineKind.Code);
     for (let i = 0; i < n; i++) if (lines[i].trim() === '') kind[i] = LineKind.Blank;
-    const raw = bm25Scores(runSteps(lineIndex(lines, kind, new Set(queryTerms))), queryTerms);
+    const raw = bm25Scores(runSteps(lineIndex(lines, kind, new Set(queryTerms), stemmed)), queryTerms);
     let rawMax = 0;
     for (let t = 0; t < n; t++) if (raw[t] > rawMax) rawMax = raw[t];
     return squashed(rawMax);
   }
 
   /** Semantic evidence in [0,1] per line, and the best raw line score. */
-  private *evidence(lines: string[], queryTerms: string[], st: FileStructure): Steps<{ evidence: Float64Array; rawMax: number }> {
+  private *evidence(lines: string[], queryTerms: string[], stemmed: boolean, st: FileStructure): Steps<{ evidence: Float64Array; rawMax: number }> {
     const n = lines.length;
     const out = new Float64Array(n);
     let rawMax = 0;
     if (queryTerms.length === 0 || n === 0) return { evidence: out, rawMax };
-    const raw = bm25Scores(yield* lineIndex(lines, st.kind, new Set(queryTerms)), queryTerms);
+    const raw = bm25Scores(yield* lineIndex(lines, st.kind, new Set(queryTerms), stemmed), queryTerms);
     yield;
 
     // Spread along the file: a relevant line makes its neighbours likely relevant.
@@ -258,7 +258,7 @@ export class LexicalScorer implements Scorer {
  * BM25 reads no other posting, so the scores equal those of the full index (buildBm25Index)
  * without building a posting for every identifier of the file.
  */
-function* lineIndex(lines: string[], kind: ArrayLike<number>, terms: Set<string>): Steps<Bm25Index> {
+function* lineIndex(lines: string[], kind: ArrayLike<number>, terms: Set<string>, stemmed: boolean): Steps<Bm25Index> {
   const n = lines.length;
   const postings: Bm25Index['postings'] = new Map();
   const docLen = new Float64Array(n);
@@ -269,7 +269,7 @@ function* lineIndex(lines: string[], kind: ArrayLike<number>, terms: Set<string>
     if (d % STEP_LINES === STEP_LINES - 1) yield;
     if (kind[d] === LineKind.Blank) continue;
     buf.length = 0;
-    termsOf(lines[d], buf);
+    termsOf(lines[d], buf, stemmed);
     docLen[d] = buf.length;
     total += buf.length;
     local.clear();

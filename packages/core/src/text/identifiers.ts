@@ -1,7 +1,11 @@
 /**
  * Query and code are compared on identifier parts: `parseHeaderValue` → parse, header, value,
  * plus the whole compound `parseheadervalue` so exact identifiers weigh more than their parts.
+ * A short query and the lines it is matched with also carry the parts' stems (queryTermsOf), so
+ * that "Fixed parsing of headers" meets `parseHeader` while an exact word still matches twice.
  */
+import { stem } from './stem.js';
+
 const WORD_RE = /[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+/g;
 
 export const STOPWORDS = new Set(
@@ -63,11 +67,13 @@ export function identifierParts(word: string): string[] {
 }
 
 /** Terms of one word, memoised: the same identifiers recur on every line of a file. */
-const wordTerms = new Map<string, readonly string[]>();
 const MAX_CACHED_WORDS = 50_000;
+const wordTerms = new Map<string, readonly string[]>();
+const wordStems = new Map<string, readonly string[]>();
 
-function termsOfWord(w: string): readonly string[] {
-  let terms = wordTerms.get(w);
+function termsOfWord(w: string, stemmed: boolean): readonly string[] {
+  const cache = stemmed ? wordStems : wordTerms;
+  let terms = cache.get(w);
   if (terms === undefined) {
     const parts = identifierParts(w);
     const out: string[] = [];
@@ -76,25 +82,59 @@ function termsOfWord(w: string): readonly string[] {
       if (!STOPWORDS.has(whole)) out.push(whole);
     }
     // Numbers of two digits or more are kept: error codes, ports, limits are often what a query names.
-    for (const p of parts) if (p.length >= 2 && !STOPWORDS.has(p)) out.push(p);
-    if (wordTerms.size >= MAX_CACHED_WORDS) wordTerms.clear();
-    wordTerms.set(w, (terms = out));
+    // Stopwords are dropped as written (`this` would stem to `thi`); a part's stem follows it when it
+    // differs. Stems alone (each part replaced by its stem) kept the same recall on validation but let
+    // a docstring's "retries" outrank the `Retry-After` line of the playground's own sample.
+    for (const p of parts) {
+      if (p.length < 2 || STOPWORDS.has(p)) continue;
+      out.push(p);
+      if (stemmed) {
+        const s = stem(p);
+        if (s !== p) out.push(s);
+      }
+    }
+    if (cache.size >= MAX_CACHED_WORDS) cache.clear();
+    cache.set(w, (terms = out));
   }
   return terms;
 }
 
 /**
  * Terms of a text: each identifier's parts (≥ 2 chars, not stopwords) and, for compound
- * identifiers, the whole lowercased identifier.
+ * identifiers, the whole lowercased identifier. `stemmed`: each part followed by its Porter stem
+ * where that differs (`headers` → headers, header; `parsing` → parsing, pars).
  */
-export function termsOf(text: string, out: string[] = []): string[] {
+export function termsOf(text: string, out: string[] = [], stemmed = false): string[] {
   WORD_RE.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = WORD_RE.exec(text))) {
     const w = m[0];
     if (w.length > 64) continue;
-    const terms = termsOfWord(w);
+    const terms = termsOfWord(w, stemmed);
     for (let i = 0; i < terms.length; i++) out.push(terms[i]);
   }
   return out;
+}
+
+/**
+ * A query of at most this many terms is matched on stems. Commit messages and descriptions (median
+ * 7 terms on the validation corpus) gained from stems; bug reports (median 72: tracebacks, quoted
+ * code) lost, their words already being the code's own, so they are matched as written.
+ */
+export const STEMMED_QUERY_MAX_TERMS = 32;
+
+/**
+ * A query's terms, and whether it and the lines it is matched with are compared on stems (never
+ * when `stems` is false).
+ */
+export function queryTermsOf(query: string, stems = true): { terms: string[]; stemmed: boolean } {
+  const written = termsOf(query);
+  const stemmed = stems && written.length > 0 && written.length <= STEMMED_QUERY_MAX_TERMS;
+  return { terms: stemmed ? termsOf(query, [], true) : written, stemmed };
+}
+
+/** The term termsOf gives a whole name (a definition's): its compound, or its one part (stemmed). */
+export function nameTerm(name: string, stemmed: boolean): string {
+  const parts = identifierParts(name);
+  return parts.length === 1 && stemmed ? stem(parts[0]) : parts.join('');
 }

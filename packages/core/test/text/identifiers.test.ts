@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identifierParts, termsOf } from '../../src/text/identifiers.js';
+import { identifierParts, nameTerm, queryTermsOf, STEMMED_QUERY_MAX_TERMS, termsOf } from '../../src/text/identifiers.js';
 
 describe('termsOf', () => {
   it('splits identifiers into parts and keeps compounds whole, without stopwords or 1-char parts', () => {
@@ -24,5 +24,49 @@ describe('termsOf', () => {
     const again = termsOf(text);
     expect(again).toEqual(['retryafter', 'retry', 'parseretryafter', 'parse', 'retry', 'headers', 'retry']); // 'after' is a stopword
     expect(termsOf(text, ['kept'])).toEqual(['kept', ...again]);
+  });
+});
+
+describe('stemmed terms', () => {
+  it('follows each part with its stem where that differs, and keeps the whole compound as written', () => {
+    expect(termsOf('def parseHeaders(self): return 404', [], true)).toEqual(['parseheaders', 'parse', 'pars', 'headers', 'header', '404']);
+    expect(termsOf('Fixed parsing of headers', [], true)).toEqual(['fixed', 'fix', 'parsing', 'pars', 'headers', 'header']);
+  });
+
+  it('drops stopwords as written, before stemming (`this` would stem to `thi`, `does` to `doe`)', () => {
+    expect(termsOf('this.has(x) does it?', [], true)).toEqual([]);
+  });
+
+  it('keeps stemmed and written terms apart across calls (two memos)', () => {
+    expect(termsOf('retries', [], true)).toEqual(['retries', 'retri']);
+    expect(termsOf('retries')).toEqual(['retries']);
+    expect(termsOf('retries', [], true)).toEqual(['retries', 'retri']);
+  });
+});
+
+describe('queryTermsOf', () => {
+  it(`matches a query of at most ${STEMMED_QUERY_MAX_TERMS} terms on stems`, () => {
+    expect(queryTermsOf('Fixed parsing of headers')).toEqual({ terms: ['fixed', 'fix', 'parsing', 'pars', 'headers', 'header'], stemmed: true });
+    expect(queryTermsOf('Fixed parsing of headers', false)).toEqual({ terms: ['fixed', 'parsing', 'headers'], stemmed: false });
+  });
+
+  it('matches a longer query (a bug report) as written', () => {
+    const words = Array.from({ length: STEMMED_QUERY_MAX_TERMS + 1 }, (_, i) => `parsing${i}x`);
+    const r = queryTermsOf(words.join(' '));
+    expect(r.stemmed).toBe(false);
+    expect(r.terms).toEqual(words);
+    expect(queryTermsOf(words.slice(1).join(' ')).stemmed).toBe(true);
+  });
+
+  it('has nothing to stem in an empty query', () => {
+    expect(queryTermsOf('the of and')).toEqual({ terms: [], stemmed: false });
+  });
+});
+
+describe('nameTerm', () => {
+  it('gives a definition name the term a query is matched on', () => {
+    expect(nameTerm('parseHeaders', true)).toBe('parseheaders');
+    expect(nameTerm('headers', true)).toBe('header');
+    expect(nameTerm('headers', false)).toBe('headers');
   });
 });
