@@ -1,8 +1,8 @@
 /**
  * The Porter stemmer (M. F. Porter, "An algorithm for suffix stripping", 1980), so that a commit
- * message's "Fixed parsing of headers" meets `parseHeader`: query and code terms are compared on
- * their stems. Input is one lowercase identifier part of ASCII letters; anything else (digits,
- * `$`, words of two letters or fewer) comes back unchanged.
+ * message's "Fixed parsing of headers" meets `parseHeader`: a short query's terms and the code's
+ * carry their stems beside them (text/identifiers.ts). Input is one lowercase identifier part of
+ * ASCII letters; anything else (digits, `$`, words of two letters or fewer) comes back unchanged.
  */
 
 function isConsonant(w: string, i: number): boolean {
@@ -47,8 +47,8 @@ function endsCvc(w: string, end: number): boolean {
 /** Replace `suffix` by `to` when w ends with it and the stem before it has measure > minM. */
 function swap(w: string, suffix: string, to: string, minM: number): string | null {
   if (!w.endsWith(suffix)) return null;
-  const stem = w.length - suffix.length;
-  return measure(w, stem) > minM ? w.slice(0, stem) + to : w;
+  const base = w.length - suffix.length;
+  return measure(w, base) > minM ? w.slice(0, base) + to : w;
 }
 
 const STEP2: readonly (readonly [string, string])[] = [
@@ -125,9 +125,9 @@ function step1c(w: string): string {
 function step4(w: string): string {
   for (const suffix of STEP4) {
     if (!w.endsWith(suffix)) continue;
-    const stem = w.length - suffix.length;
-    if (suffix === 'ion' && !(stem > 0 && (w[stem - 1] === 's' || w[stem - 1] === 't'))) return w;
-    return measure(w, stem) > 1 ? w.slice(0, stem) : w;
+    const base = w.length - suffix.length;
+    if (suffix === 'ion' && !(base > 0 && (w[base - 1] === 's' || w[base - 1] === 't'))) return w;
+    return measure(w, base) > 1 ? w.slice(0, base) : w;
   }
   return w;
 }
