@@ -140,6 +140,12 @@ export function* nestingSteps(root: Node, table: GrammarTable, lines: string[], 
       return;
     }
     const kids = y.children;
+    if (kids.length === 0) {
+      // A token over several lines is its element's all through: JSX text runs from the tag
+      // before it to the tag after, so `Search docs` between `</svg>` and `<span>` needs them.
+      for (let r = sy; r <= ey; r++) union(r, anchor);
+      return;
+    }
     if (bracketed(type, kids)) {
       union(sy, anchor);
       union(ey, anchor);

@@ -130,6 +130,45 @@ describe('bracket nesting (buildNesting)', () => {
     expect(needs(t, 4)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
+  it('tsx: a line of JSX text needs the tags around it, like the lines of the tags do', async () => {
+    const src = [
+      /* 1 */ 'export const Search = () => {',
+      /* 2 */ '  const onOpen = useCallback(',
+      /* 3 */ '    function onOpen() {',
+      /* 4 */ '      setIsShowing(true);',
+      /* 5 */ '    },',
+      /* 6 */ '    []',
+      /* 7 */ '  );',
+      /* 8 */ '  return (',
+      /* 9 */ '    <div>',
+      /* 10 */ '      <button onClick={onOpen}>',
+      /* 11 */ '        <svg></svg>',
+      /* 12 */ '        Search docs',
+      /* 13 */ '        <span>K</span>',
+      /* 14 */ '      </button>',
+      /* 15 */ '      {open && (',
+      /* 16 */ '        <Modal',
+      /* 17 */ '          navigate={{',
+      /* 18 */ '            go(url) {',
+      /* 19 */ '              push(url);',
+      /* 20 */ '            },',
+      /* 21 */ '          }}',
+      /* 22 */ '        />',
+      /* 23 */ '      )}',
+      /* 24 */ '    </div>',
+      /* 25 */ '  );',
+      /* 26 */ '};',
+    ].join('\n');
+    const s = await analyze(src, 'tsx');
+    // The text token runs from the end of line 11 to the start of line 13: before, line 12 needed
+    // nothing, and a prune that kept it without its tags did not parse (a formik validation case).
+    const skeleton = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 21, 22, 23, 24, 25];
+    expect(needs(s, 12)).toEqual(skeleton);
+    expect(needs(s, 13)).toEqual(skeleton);
+    // The method in the attribute's object is still a walked body.
+    expect(needs(s, 19)).toEqual([19]);
+  });
+
   it('python: parameters, strings and call arguments; clauses are not one skeleton with their head', async () => {
     const py = [
       /* 1 */ 'def f(',
