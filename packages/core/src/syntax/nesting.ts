@@ -141,9 +141,13 @@ export function* nestingSteps(root: Node, table: GrammarTable, lines: string[], 
     }
     const kids = y.children;
     if (kids.length === 0) {
-      // A token over several lines is its element's all through: JSX text runs from the tag
-      // before it to the tag after, so `Search docs` between `</svg>` and `<span>` needs them.
-      for (let r = sy; r <= ey; r++) union(r, anchor);
+      // A token over several lines is text, like a string's: its first and last lines are its
+      // element's, the lines between need the first. JSX text runs from the tag before it to the
+      // tag after, so `Search docs` between `</svg>` and `<span>` needs them; a Go raw string or a
+      // heredoc body keeps its ends around the kept lines.
+      union(sy, anchor);
+      union(ey, anchor);
+      for (let r = sy + 1; r < ey; r++) need(r, sy);
       return;
     }
     if (bracketed(type, kids)) {

@@ -118,6 +118,31 @@ describe('prune on real multi-language samples', () => {
     expect(r.stats.outputParseOk).toBe(true);
     expect(r.keptLines.length).toBeLessThan(lines.length / 4);
   });
+
+  it("a line deep in a long Go raw string keeps the string's first and last lines, and the output parses", async () => {
+    const columns = Array.from({ length: 40 }, (_, i) => `  column_${i} text not null,`);
+    columns[25] = '  retry_after_seconds integer not null,';
+    const text = [
+      'package schema',
+      '',
+      'const createTable = `create table jobs (',
+      ...columns,
+      '  id integer primary key',
+      ');`',
+      '',
+      'func Table() string {',
+      '\treturn createTable',
+      '}',
+      '',
+    ].join('\n');
+    const r = await prune(text, { query: 'retry after seconds column', ratio: 4, language: 'go', tokenCounter: counter });
+    expectFaithful(text, r);
+    const lines = splitLines(text);
+    const kept = r.keptLines.map((l) => lines[l - 1]);
+    for (const l of ['const createTable = `create table jobs (', '  retry_after_seconds integer not null,', ');`']) expect(kept).toContain(l);
+    expect(r.keptLines.length).toBeLessThan(lines.length / 2);
+    expect(r.stats.outputParseOk).toBe(true);
+  });
 });
 
 describe('budget', () => {

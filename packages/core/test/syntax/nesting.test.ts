@@ -162,11 +162,27 @@ describe('bracket nesting (buildNesting)', () => {
     const s = await analyze(src, 'tsx');
     // The text token runs from the end of line 11 to the start of line 13: before, line 12 needed
     // nothing, and a prune that kept it without its tags did not parse (a formik validation case).
-    const skeleton = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 21, 22, 23, 24, 25];
-    expect(needs(s, 12)).toEqual(skeleton);
+    // Like a string's middle line, it needs the token's first line and may itself be dropped.
+    const skeleton = [8, 9, 10, 11, 13, 14, 15, 16, 17, 21, 22, 23, 24, 25];
+    expect(needs(s, 12)).toEqual([...skeleton.slice(0, 4), 12, ...skeleton.slice(4)]);
     expect(needs(s, 13)).toEqual(skeleton);
     // The method in the attribute's object is still a walked body.
     expect(needs(s, 19)).toEqual([19]);
+  });
+
+  it('go: a raw string is text, kept in part around its lines (a leaf token over several lines)', async () => {
+    const src = [
+      /* 1 */ 'package schema',
+      /* 2 */ '',
+      /* 3 */ 'const createTable = `create table jobs (',
+      /* 4 */ '  id integer primary key,',
+      /* 5 */ '  retry_after integer,',
+      /* 6 */ '  name text',
+      /* 7 */ ');`',
+    ].join('\n');
+    const s = await analyze(src, 'go');
+    expect(needs(s, 5)).toEqual([3, 5, 7]);
+    expect(needs(s, 3)).toEqual([3, 7]);
   });
 
   it('python: parameters, strings and call arguments; clauses are not one skeleton with their head', async () => {
