@@ -144,10 +144,13 @@ export function* nestingSteps(root: Node, table: GrammarTable, lines: string[], 
       // A token over several lines is text, like a string's: its first and last lines are its
       // element's, the lines between need the first. JSX text runs from the tag before it to the
       // tag after, so `Search docs` between `</svg>` and `<span>` needs them; a Go raw string or a
-      // heredoc body keeps its ends around the kept lines.
+      // heredoc body keeps its ends around the kept lines. A token that ends with its newline
+      // (PHP's `<html>\n` before `<?php`) ends on the line before.
+      const end = endOf(y);
+      const last = end.column === 0 ? Math.max(sy, ey - 1) : ey;
       union(sy, anchor);
-      union(ey, anchor);
-      for (let r = sy + 1; r < ey; r++) need(r, sy);
+      union(last, anchor);
+      for (let r = sy + 1; r < last; r++) need(r, sy);
       return;
     }
     if (bracketed(type, kids)) {
