@@ -58,6 +58,12 @@ export interface GrammarTable {
   comments: Set<string>;
   /** Statement types that are imports / includes / package declarations. */
   imports: Set<string>;
+  /**
+   * Multi-line text nodes with children, besides `string` and `template_string` (syntax/nesting.ts):
+   * kept in part like a string, their first and last lines with the kept ones (PHP's heredoc). A
+   * leaf token over several lines (a Go raw string, JSX text) is text without being listed.
+   */
+  texts?: Set<string>;
   /** Statement-level decorator / attribute nodes that precede a definition (Rust `#[..]`, TS member decorators). */
   decorators: Set<string>;
   /** Definition nodes that open a block (body found by `body` field or `bodyOf`). */
@@ -516,6 +522,7 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     importLine: /^\s*(require|include)(_once)?\b/,
     comments: S('comment'),
     imports: S('namespace_use_declaration', 'include_expression', 'require_expression', 'include_once_expression', 'require_once_expression'),
+    texts: S('heredoc', 'nowdoc'),
     decorators: S('attribute_list'),
     defs: S(
       'function_definition',

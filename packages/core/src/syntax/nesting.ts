@@ -72,7 +72,8 @@ export function* nestingSteps(root: Node, table: GrammarTable, lines: string[], 
   };
 
   // A line of an import list, like one of a string, needs only the first and last lines.
-  const isText = (type: string) => table.comments.has(type) || type === 'string' || type === 'template_string' || table.imports.has(type);
+  const isText = (type: string) =>
+    table.comments.has(type) || type === 'string' || type === 'template_string' || table.texts?.has(type) === true || table.imports.has(type);
   const bracketed = (type: string, kids: (Node | null)[]) => {
     const a = kids[0],
       b = kids[kids.length - 1];

@@ -185,6 +185,25 @@ describe('bracket nesting (buildNesting)', () => {
     expect(needs(s, 3)).toEqual([3, 7]);
   });
 
+  it('php: a heredoc or nowdoc is text, kept in part around its lines (the grammar table lists it)', async () => {
+    for (const open of ['<<<SQL', "<<<'SQL'"]) {
+      const src = [
+        /* 1 */ '<?php',
+        /* 2 */ 'function create() {',
+        /* 3 */ `  $sql = ${open}`,
+        /* 4 */ '    id integer primary key,',
+        /* 5 */ '    retry_after integer,',
+        /* 6 */ '    name text',
+        /* 7 */ 'SQL;',
+        /* 8 */ '  return $sql;',
+        /* 9 */ '}',
+      ].join('\n');
+      const s = await analyze(src, 'php');
+      expect(needs(s, 5), open).toEqual([3, 5, 7]);
+      expect(needs(s, 3), open).toEqual([3, 7]);
+    }
+  });
+
   it('python: parameters, strings and call arguments; clauses are not one skeleton with their head', async () => {
     const py = [
       /* 1 */ 'def f(',
