@@ -1,12 +1,14 @@
 /**
  * Lines a bug report points at (text/report.ts): a string literal whose words the report quotes
  * (an error message), a line the report quotes as code, the line and function of a stack frame
- * in this file, a function named by a frame elsewhere. Each such line gets a bonus on the
+ * in this file, a function named by a frame elsewhere, and for a failing test the test itself
+ * (when it is in this file) or the function it is named after (`test_parse_retry_negative` →
+ * `parse_retry`). Each such line gets a bonus on the
  * semantic rubric's keep emission, scaled to the spread of that rubric's margins so that it
  * means the same for every scorer. Pure.
  */
 import type { RubricEmissions } from '../crf/rubrics.js';
-import type { FileStructure } from '../syntax/types.js';
+import { type FileStructure, LineKind } from '../syntax/types.js';
 import { flatten, parseReport, type ReportClues } from '../text/report.js';
 
 /**
@@ -25,6 +27,8 @@ const PLACEHOLDER = /%[-+ #0-9.]*[sdrfxiXeEgGc]|\{[^{}]*\}|\$\{[^{}]*\}/g;
 const MIN_MESSAGE_CHARS = 12;
 const MIN_CODE_CHARS = 12;
 const MAX_FRAGMENTS = 4000;
+/** A tested function's name is at least this long (`test_get_x` does not name a function `get`). */
+const MIN_TESTED_NAME = 4;
 
 function compact(s: string): string {
   return s.replace(/\s+/g, '');
@@ -86,16 +90,48 @@ export function clueStrengths(clues: ReportClues, lines: string[], st: FileStruc
       }
   }
 
-  // Stack frames: in this file, its line and its function; elsewhere, a function of that name here.
-  if (clues.frames.length) {
-    const defsByName = new Map<string, number[]>();
-    for (const [row, names] of st.definedNames) {
-      for (const name of names) {
-        let l = defsByName.get(name);
-        if (!l) defsByName.set(name, (l = []));
-        l.push(row);
+  if (!clues.frames.length && !clues.tests.length) return bonus;
+  const defsByName = new Map<string, number[]>();
+  for (const [row, names] of st.definedNames) {
+    for (const name of names) {
+      let l = defsByName.get(name);
+      if (!l) defsByName.set(name, (l = []));
+      l.push(row);
+    }
+  }
+
+  // Failing tests: the test where it is defined here; else the longest function name here that
+  // the test's name starts with after `test_`, whole words only (`test_parse_retry_negative` names
+  // `parse_retry`, not `parse`, when both exist; `test_header_parser_x` names `HeaderParser`),
+  // weighted like a frame's function elsewhere.
+  for (const test of clues.tests) {
+    const own = defsByName.get(test);
+    if (own) {
+      for (const row of own) set(row, 0.8);
+      continue;
+    }
+    const subject = test.slice('test_'.length);
+    let best: number[] | undefined;
+    let bestLength = 0;
+    for (const [name, all] of defsByName) {
+      // Functions and classes only: an import or a variable of that name is not what is tested.
+      const rows = all.filter((row) => st.kind[row] === LineKind.DefHeader);
+      if (!rows.length) continue;
+      const bare = name
+        .replace(/^_+/, '')
+        .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+        .toLowerCase();
+      if (bare.length <= bestLength || bare.length < MIN_TESTED_NAME) continue;
+      if (subject === bare || subject.startsWith(bare + '_')) {
+        best = rows;
+        bestLength = bare.length;
       }
     }
+    for (const row of best ?? []) set(row, 0.4);
+  }
+
+  // Stack frames: in this file, its line and its function; elsewhere, a function of that name here.
+  if (clues.frames.length) {
     for (const f of clues.frames) {
       const here = fileName !== undefined && sameFile(f.path, fileName);
       if (here && f.line >= 1 && f.line <= n) set(f.line - 1, 1);

@@ -1,7 +1,7 @@
 /**
  * What a bug report gives away about the code it is about: traceback / stack frames (file,
- * function, line), quoted code (fenced, indented, `>>>` sessions, diffs, inline backticks) and
- * error messages. Pure text in, clues out; linear in the report's length. Used by
+ * function, line), quoted code (fenced, indented, `>>>` sessions, diffs, inline backticks),
+ * error messages and the names of failing tests. Pure text in, clues out; linear in the report's length. Used by
  * prune/clues.ts to find the lines a report points at, whatever the scorer.
  */
 
@@ -18,6 +18,11 @@ export interface ReportClues {
   frames: StackFrame[];
   /** Lines of quoted code, trimmed, each at least MIN_CODE_CHARS long. */
   code: string[];
+  /**
+   * Python test functions the report names (`tests/test_x.py::TestY::test_z`, unittest's
+   * `FAIL: test_z (pkg.TestY)`, a `test_z` in prose), each once, in order.
+   */
+  tests: string[];
   /** The whole report, lowercased with runs of whitespace made one space (for message matching). */
   flat: string;
 }
@@ -29,6 +34,9 @@ const PY_FRAME = /File "([^"\n]+)", line (\d+)(?:, in ([\w.<>]+))?/g;
 /** `at fn (path:line:col)`, `at path:line:col`, `at new Cls (path:line:col)`, `at async fn (…)`. */
 const JS_FRAME = /\bat (?:async )?(?:new )?(?:([\w$.<>[\]]+) (?:\[as [\w$]+\] )?)?\(?((?:[A-Za-z]:)?[^\s():]+):(\d+)(?::\d+)?\)?/g;
 const FENCE = /^\s*(```|~~~)/;
+/** A Python test function's name: `test_…` (pytest and unittest both collect these). */
+const TEST_NAME = /\btest_\w+/g;
+const MAX_TESTS = 32;
 
 export function flatten(text: string): string {
   return text.toLowerCase().replace(/\s+/g, ' ');
@@ -80,5 +88,11 @@ export function parseReport(report: string): ReportClues {
     let m: RegExpExecArray | null;
     while ((m = inline.exec(raw))) add(m[1]);
   }
-  return { frames, code, flat: flatten(text) };
+  const tests = new Set<string>();
+  TEST_NAME.lastIndex = 0;
+  for (let m = TEST_NAME.exec(text); m && tests.size < MAX_TESTS; m = TEST_NAME.exec(text)) {
+    // `test_x.py` is a module, not a function; a parametrised id `test_x[a-b]` is the function.
+    if (text[m.index + m[0].length] !== '.') tests.add(m[0]);
+  }
+  return { frames, code, tests: [...tests], flat: flatten(text) };
 }

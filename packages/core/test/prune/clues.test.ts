@@ -39,6 +39,19 @@ describe('clueStrengths', async () => {
     const elsewhere = strengths('Traceback (most recent call last):\n  File "/srv/app/pkg/other.py", line 4, in parse_retry\nValueError');
     expect([elsewhere[3], elsewhere[2]]).toEqual([0, 0.4]);
   });
+  it('a failing test points at the function it is named after (the longest, whole words), not at an import', () => {
+    // `parse_retry` (line 3), not `acquire`; `time` is an import, `test_time_…` names nothing here.
+    const s = strengths('FAILED tests/test_limiter.py::test_parse_retry_negative_value - ValueError\nand test_time_source too');
+    expect(s.map((v, i) => (v ? `${i + 1}:${v}` : '')).filter(Boolean)).toEqual(['3:0.4']);
+    // A prefix must end at a word: `test_acquirex` names no function.
+    expect(strengths('test_acquirex fails on CI every time now').every((v) => v === 0)).toBe(true);
+  });
+  it('a failing test defined in this file points at its own definition', async () => {
+    const test = ['def test_parse_retry_negative():', '    assert parse_retry(-1) == 0', ''].join('\n');
+    const tst = await analyze(test, 'python');
+    const s = Array.from(clueStrengths(parseReport('FAILED tests/test_limiter.py::test_parse_retry_negative'), test.split('\n'), tst, 'tests/test_limiter.py'));
+    expect(s[0]).toBe(0.8);
+  });
 });
 
 describe('withReportClues', () => {

@@ -33,6 +33,17 @@ describe('parseReport', () => {
       { path: '/u/node_modules/follow-redirects/index.js', func: '_performRequest', line: 169 },
     ]);
   });
+  it('names the failing Python tests: pytest node ids, unittest headers, prose; not test modules', () => {
+    const r = parseReport(
+      [
+        'FAILED tests/test_limiter.py::TestRetry::test_parse_retry_negative - ValueError',
+        'tests/test_limiter.py::test_acquire_blocking[slow] FAILED',
+        'FAIL: test_header_parser_empty (tests.test_headers.TestHeaders)',
+        'Also test_parse_retry_negative fails again when run alone.',
+      ].join('\n'),
+    );
+    expect(r.tests).toEqual(['test_parse_retry_negative', 'test_acquire_blocking', 'test_header_parser_empty']);
+  });
   it('collects quoted code: fences (diff markers dropped), indented blocks, >>> sessions, inline spans', () => {
     const r = parseReport(
       [
