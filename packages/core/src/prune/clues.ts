@@ -103,31 +103,31 @@ export function clueStrengths(clues: ReportClues, lines: string[], st: FileStruc
   // Failing tests: the test where it is defined here; else the longest function name here that
   // the test's name starts with after `test_`, whole words only (`test_parse_retry_negative` names
   // `parse_retry`, not `parse`, when both exist; `test_header_parser_x` names `HeaderParser`),
-  // weighted like a frame's function elsewhere.
-  for (const test of clues.tests) {
-    const own = defsByName.get(test);
-    if (own) {
-      for (const row of own) set(row, 0.8);
-      continue;
-    }
-    const subject = test.slice('test_'.length);
-    let best: number[] | undefined;
-    let bestLength = 0;
+  // weighted like a frame's function elsewhere. Functions and classes only: an import or a
+  // variable of that name is not what is tested.
+  if (clues.tests.length) {
+    const tested: { bare: string; rows: number[] }[] = [];
     for (const [name, all] of defsByName) {
-      // Functions and classes only: an import or a variable of that name is not what is tested.
       const rows = all.filter((row) => st.kind[row] === LineKind.DefHeader);
-      if (!rows.length) continue;
       const bare = name
         .replace(/^_+/, '')
         .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
         .toLowerCase();
-      if (bare.length <= bestLength || bare.length < MIN_TESTED_NAME) continue;
-      if (subject === bare || subject.startsWith(bare + '_')) {
-        best = rows;
-        bestLength = bare.length;
-      }
+      if (rows.length && bare.length >= MIN_TESTED_NAME) tested.push({ bare, rows });
     }
-    for (const row of best ?? []) set(row, 0.4);
+    for (const test of clues.tests) {
+      const own = defsByName.get(test);
+      if (own) {
+        for (const row of own) set(row, 0.8);
+        continue;
+      }
+      const subject = test.slice('test_'.length);
+      let best: { bare: string; rows: number[] } | undefined;
+      for (const d of tested) {
+        if ((!best || d.bare.length > best.bare.length) && (subject === d.bare || subject.startsWith(d.bare + '_'))) best = d;
+      }
+      for (const row of best?.rows ?? []) set(row, 0.4);
+    }
   }
 
   // Stack frames: in this file, its line and its function; elsewhere, a function of that name here.

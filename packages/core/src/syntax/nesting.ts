@@ -120,9 +120,15 @@ export function* nestingSteps(root: Node, table: GrammarTable, lines: string[], 
       union(sy, anchor);
       return;
     }
-    if (isText(type)) {
+    // Text: a string, a comment, an import list, a grammar's `texts`, or any token over several
+    // lines (no children: JSX text runs from the tag before it to the tag after, so `Search docs`
+    // between `</svg>` and `<span>` needs them; a Go raw string keeps its ends around the kept
+    // lines). A node that ends with its newline (PHP's `<html>\n` before `<?php`) ends on the line
+    // before.
+    if (isText(type) || y.childCount === 0) {
+      const last = endOf(y).column === 0 ? Math.max(sy, ey - 1) : ey;
       union(sy, anchor);
-      union(ey, anchor);
+      union(last, anchor);
       let r = sy + 1;
       // Code in a `${…}` of a template string that spans lines is nested as in brackets (its
       // `${` and `}` lines are the string's), not text: a ternary there is kept all or none.
@@ -137,23 +143,10 @@ export function* nestingSteps(root: Node, table: GrammarTable, lines: string[], 
         for (const z of sub.namedChildren) if (z) element(z, s1, false, depth + 1);
         r = e1 + 1;
       }
-      for (; r < ey; r++) need(r, sy);
+      for (; r < last; r++) need(r, sy);
       return;
     }
     const kids = y.children;
-    if (kids.length === 0) {
-      // A token over several lines is text, like a string's: its first and last lines are its
-      // element's, the lines between need the first. JSX text runs from the tag before it to the
-      // tag after, so `Search docs` between `</svg>` and `<span>` needs them; a Go raw string or a
-      // heredoc body keeps its ends around the kept lines. A token that ends with its newline
-      // (PHP's `<html>\n` before `<?php`) ends on the line before.
-      const end = endOf(y);
-      const last = end.column === 0 ? Math.max(sy, ey - 1) : ey;
-      union(sy, anchor);
-      union(last, anchor);
-      for (let r = sy + 1; r < last; r++) need(r, sy);
-      return;
-    }
     if (bracketed(type, kids)) {
       union(sy, anchor);
       union(ey, anchor);

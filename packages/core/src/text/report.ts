@@ -1,8 +1,8 @@
 /**
  * What a bug report gives away about the code it is about: traceback / stack frames (file,
  * function, line), quoted code (fenced, indented, `>>>` sessions, diffs, inline backticks),
- * error messages and the names of failing tests. Pure text in, clues out; linear in the report's length. Used by
- * prune/clues.ts to find the lines a report points at, whatever the scorer.
+ * error messages and the names of failing tests. Pure text in, clues out; linear in the report's
+ * length. Used by prune/clues.ts to find the lines a report points at, whatever the scorer.
  */
 
 export interface StackFrame {

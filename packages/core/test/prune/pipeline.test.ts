@@ -17,6 +17,12 @@ beforeAll(async () => {
   counter = await loadDefaultTokenCounter();
 });
 
+/** The original lines the result keeps, in order. */
+function keptLinesOf(input: string, r: PruneResult): string[] {
+  const lines = splitLines(input);
+  return r.keptLines.map((l) => lines[l - 1]);
+}
+
 /** The result's text is exactly the kept original lines with one marker per elided run. */
 function expectFaithful(input: string, r: PruneResult, style: ElisionStyle = 'bare') {
   const lines = splitLines(input);
@@ -109,14 +115,13 @@ describe('prune on real multi-language samples', () => {
     ].join('\n');
     const r = await prune(text, { query: 'retry statusCodes 429', ratio: 8, language: 'typescript', tokenCounter: counter });
     expectFaithful(text, r);
-    const lines = splitLines(text);
-    const kept = r.keptLines.map((l) => lines[l - 1]);
+    const kept = keptLinesOf(text, r);
     expect(kept).toContain('    statusCodes: [408, 413, 429],');
     // The brackets that hold it: the literal's, retry's; a kept `methods: [` brings its `],`.
     for (const l of ['export const defaults = {', '  retry: {', '};']) expect(kept).toContain(l);
     expect(kept.includes('    methods: [')).toBe(kept.includes('    ],'));
     expect(r.stats.outputParseOk).toBe(true);
-    expect(r.keptLines.length).toBeLessThan(lines.length / 4);
+    expect(r.keptLines.length).toBeLessThan(splitLines(text).length / 4);
   });
 
   it("a line deep in a long Go raw string keeps the string's first and last lines, and the output parses", async () => {
@@ -137,10 +142,9 @@ describe('prune on real multi-language samples', () => {
     ].join('\n');
     const r = await prune(text, { query: 'retry after seconds column', ratio: 4, language: 'go', tokenCounter: counter });
     expectFaithful(text, r);
-    const lines = splitLines(text);
-    const kept = r.keptLines.map((l) => lines[l - 1]);
+    const kept = keptLinesOf(text, r);
     for (const l of ['const createTable = `create table jobs (', '  retry_after_seconds integer not null,', ');`']) expect(kept).toContain(l);
-    expect(r.keptLines.length).toBeLessThan(lines.length / 2);
+    expect(r.keptLines.length).toBeLessThan(splitLines(text).length / 2);
     expect(r.stats.outputParseOk).toBe(true);
   });
 });

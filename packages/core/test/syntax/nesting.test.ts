@@ -170,37 +170,18 @@ describe('bracket nesting (buildNesting)', () => {
     expect(needs(s, 19)).toEqual([19]);
   });
 
-  it('go: a raw string is text, kept in part around its lines (a leaf token over several lines)', async () => {
-    const src = [
-      /* 1 */ 'package schema',
-      /* 2 */ '',
-      /* 3 */ 'const createTable = `create table jobs (',
-      /* 4 */ '  id integer primary key,',
-      /* 5 */ '  retry_after integer,',
-      /* 6 */ '  name text',
-      /* 7 */ ');`',
-    ].join('\n');
-    const s = await analyze(src, 'go');
-    expect(needs(s, 5)).toEqual([3, 5, 7]);
-    expect(needs(s, 3)).toEqual([3, 7]);
-  });
-
-  it('php: a heredoc or nowdoc is text, kept in part around its lines (the grammar table lists it)', async () => {
-    for (const open of ['<<<SQL', "<<<'SQL'"]) {
-      const src = [
-        /* 1 */ '<?php',
-        /* 2 */ 'function create() {',
-        /* 3 */ `  $sql = ${open}`,
-        /* 4 */ '    id integer primary key,',
-        /* 5 */ '    retry_after integer,',
-        /* 6 */ '    name text',
-        /* 7 */ 'SQL;',
-        /* 8 */ '  return $sql;',
-        /* 9 */ '}',
-      ].join('\n');
-      const s = await analyze(src, 'php');
-      expect(needs(s, 5), open).toEqual([3, 5, 7]);
-      expect(needs(s, 3), open).toEqual([3, 7]);
+  it('a Go raw string (a leaf token over several lines) and a PHP heredoc or nowdoc (the grammar table lists them) are text, kept in part around their lines', async () => {
+    // Line 3 opens the text, line 5 is inside it, line 7 closes it.
+    const body = ['    id integer primary key,', '    retry_after integer,', '    name text'];
+    const sources: [string, 'go' | 'php', string[]][] = [
+      ['go raw string', 'go', ['package schema', '', 'const createTable = `create table jobs (', ...body, ');`']],
+      ['php heredoc', 'php', ['<?php', 'function create() {', '  $sql = <<<SQL', ...body, 'SQL;', '  return $sql;', '}']],
+      ['php nowdoc', 'php', ['<?php', 'function create() {', "  $sql = <<<'SQL'", ...body, 'SQL;', '  return $sql;', '}']],
+    ];
+    for (const [what, language, lines] of sources) {
+      const s = await analyze(lines.join('\n'), language);
+      expect(needs(s, 5), what).toEqual([3, 5, 7]);
+      expect(needs(s, 3), what).toEqual([3, 7]);
     }
   });
 
