@@ -186,7 +186,13 @@ export function* repairSteps(
         if (members && members.length > 1) {
           const head = members[0];
           if (l !== head) add(head, Reason.Repair);
-          else if (index.needsHandler[head] && !members.some((m) => m !== head && keep[m])) add(members[1], Reason.Repair);
+          else if (index.needsHandler[head]) {
+            // A handler is a clause (`catch`, `except`, `finally`), not the `}` that closes the `try`
+            // on a line of its own before a `catch` on the next.
+            const clauses = members.filter((m) => m !== head && st.kind[m] === LineKind.Clause);
+            const handlers = clauses.length ? clauses : members.slice(1);
+            if (!handlers.some((m) => keep[m])) add(handlers[0], Reason.Repair);
+          }
         }
       }
     }

@@ -22,6 +22,7 @@ import {
   rustImportNames,
 } from './import-names.js';
 import { typeOf } from './nodecache.js';
+import { C_MACROS, CONDITIONALS, CPP_MACROS, type RecoveryShim } from './shims-preprocessor.js';
 import { javascriptShims, typescriptShims } from './shims-typescript.js';
 import type { LanguageId } from './types.js';
 
@@ -54,6 +55,13 @@ export interface GrammarTable {
   defNames?: (n: Node) => string[] | undefined;
   /** Rewrites for the parser only, keeping every byte offset (shims.ts). */
   shim?: (text: string) => Steps<string>;
+  /**
+   * Rewrites tried, in order, on a parse that has errors, each kept only when the reparse has fewer
+   * (loader.ts; shims-preprocessor.ts: the C family's preprocessor conditionals and macros).
+   */
+  recover?: readonly RecoveryShim[];
+  /** `#if` … `#endif` (and `#region` … `#endregion`) lines are tied together as structure (directives.ts). */
+  directives?: boolean;
   /** Comment node types. */
   comments: Set<string>;
   /** Statement types that are imports / includes / package declarations. */
@@ -366,6 +374,8 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     aliases: ['c', 'h'],
     grammarFile: 'tree-sitter-c.wasm',
     lineComment: '//',
+    recover: [CONDITIONALS, C_MACROS],
+    directives: true,
     detectWithoutMargin: true,
     innerTokens: /\{/,
     comments: S('comment'),
@@ -392,6 +402,8 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     aliases: ['cpp', 'c++', 'cxx', 'cc', 'hpp', 'cplusplus'],
     grammarFile: 'tree-sitter-cpp.wasm',
     lineComment: '//',
+    recover: [CONDITIONALS, CPP_MACROS],
+    directives: true,
     detectWithoutMargin: true,
     importNames: cppImportNames,
     innerTokens: /\{/,
@@ -426,6 +438,8 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     aliases: ['csharp', 'c#', 'cs', 'c-sharp', 'dotnet'],
     grammarFile: 'tree-sitter-c-sharp.wasm',
     lineComment: '//',
+    recover: [CONDITIONALS],
+    directives: true,
     importNames: csharpImportNames,
     innerTokens: /=>|delegate/,
     comments: S('comment'),

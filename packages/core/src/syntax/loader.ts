@@ -12,6 +12,8 @@ import { LANGUAGES, type LanguageId } from './types.js';
 import { grammarFileFor } from './languages.js';
 import { own } from '../util/own.js';
 import { shimForGrammar, shimForGrammarAsync } from './shims.js';
+import { languageEntry } from './grammars.js';
+import { recoverParse } from './recovery.js';
 
 export interface LoadedGrammar {
   language: Language;
@@ -131,16 +133,22 @@ export function loadParser(lang: LanguageId): Promise<LoadedGrammar> {
 }
 
 /**
- * Parse `text` with the grammar for `lang`, through the source shims (shims.ts: same offsets).
- * The caller owns the tree (call `tree.delete()` when done).
+ * Parse `text` with the grammar for `lang`, through the source shims (shims.ts: same offsets), and,
+ * when the tree has errors, through the language's recovery shims (recovery.ts: a rewrite is kept
+ * only when it parses with fewer errors). The caller owns the tree (call `tree.delete()` when done).
  */
 export async function parse(lang: LanguageId, text: string, pause?: () => Promise<void>): Promise<Tree> {
   const { language, parser } = await loadParser(lang);
-  if (pause) return parseSliced(language, await shimForGrammarAsync(lang, text, pause), pause);
-  const input = shimForGrammar(lang, text);
-  const tree = parser.parse(input);
-  if (!tree) throw new CtxpruneError('GRAMMAR_LOAD_FAILED', `the ${lang} parser returned no tree`);
-  return tree;
+  const parseText = async (input: string): Promise<Tree> => {
+    if (pause) return parseSliced(language, input, pause);
+    const tree = parser.parse(input);
+    if (!tree) throw new CtxpruneError('GRAMMAR_LOAD_FAILED', `the ${lang} parser returned no tree`);
+    return tree;
+  };
+  const input = pause ? await shimForGrammarAsync(lang, text, pause) : shimForGrammar(lang, text);
+  const tree = await parseText(input);
+  const recover = languageEntry(lang)?.recover;
+  return recover && tree.rootNode.hasError ? recoverParse(tree, input, recover, parseText) : tree;
 }
 
 /**

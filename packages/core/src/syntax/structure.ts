@@ -16,12 +16,13 @@ import { applySpans, isCloserLine, stripCr, useEdgeSteps } from './lexical.js';
 import { typeOf } from './nodecache.js';
 import { countErrors } from './validity.js';
 import { nestingSteps, type Nesting } from './nesting.js';
+import { pairDirectives } from './directives.js';
 import { type Pause, runSteps, runStepsAsync, STEP_LINES, type Steps } from '../util/steps.js';
 import type { Ctx } from './analysis.js';
 import { Analyzer } from './statements.js';
 
 /** The FileStructure of a walked analysis, as steps: a yield every STEP_LINES lines of its per-line passes. */
-function* finishSteps(a: Analyzer, errorCount: number, nestingOf: (spanStart: Int32Array) => Steps<Nesting>): Steps<FileStructure> {
+function* finishSteps(a: Analyzer, errorCount: number, nestingOf: (spanStart: Int32Array) => Steps<Nesting>, parsed?: string[]): Steps<FileStructure> {
   const { lines, kind } = a;
   const n = lines.length;
   for (let i = 0; i < n; i++) {
@@ -33,6 +34,7 @@ function* finishSteps(a: Analyzer, errorCount: number, nestingOf: (spanStart: In
     }
     if (kind[i] === LineKind.Code && isCloserLine(text, a.lang)) kind[i] = LineKind.Closer;
   }
+  if (a.t.directives) pairDirectives(lines, a, parsed);
   applySpans(a.spans, a.spanStart, a.spanEnd);
   yield;
   const { useOffsets, useTargets } = yield* useEdgeSteps(
@@ -114,5 +116,7 @@ function* analyzeSteps(tree: Tree, lang: LanguageId, lineCount: number, lines: s
     i = j;
     yield;
   }
-  return yield* finishSteps(a, countErrors(tree), (spanStart) => nestingSteps(root, a.t, ls, spanStart, a.parent));
+  // The lines as the parser saw them, where recovery (recovery.ts) may have blanked some: directives.ts.
+  const parsed = a.t.directives && ls === lines ? linesOf(tree, lineCount) : undefined;
+  return yield* finishSteps(a, countErrors(tree), (spanStart) => nestingSteps(root, a.t, ls, spanStart, a.parent), parsed);
 }

@@ -198,4 +198,31 @@ describe('AST-aware repair', () => {
     repairKeepSet(keep, reason, ts, options('typescript'), buildRepairIndex(ts, [], 'typescript'));
     expect(Array.from(keep)).toEqual([1, 1, 1, 1, 1, 1, 1]);
   });
+
+  it('a `try` keeps a handler, not the `}` that closes it on a line of its own before the `catch`', () => {
+    // 0 int main() {
+    // 1   try {
+    // 2     run();
+    // 3   }
+    // 4   // failures
+    // 5   catch (const std::exception &e) {
+    // 6     return 1;
+    // 7   }
+    // 8 }
+    const LINES = ['int main() {', '  try {', '    run();', '  }', '  // failures', '  catch (const std::exception &e) {', '    return 1;', '  }', '}'];
+    const cpp = handStructure(9, {
+      kind: [K.DefHeader, K.ControlHeader, K.Code, K.Closer, K.Comment, K.Clause, K.Code, K.Closer, K.Closer],
+      parent: [-1, 0, 1, 0, 0, 0, 5, 0, -1],
+      blockEnd: { 0: 8, 1: 3, 5: 7 },
+      closer: { 0: 8, 1: 3, 5: 7 },
+      companionGroup: { 1: 1, 3: 1, 5: 1, 7: 1 },
+      language: 'cpp',
+    });
+    const keep = new Uint8Array(9);
+    const reason = new Uint8Array(9);
+    keep[2] = 1;
+    reason[2] = Reason.Evidence;
+    repairKeepSet(keep, reason, cpp, options('cpp'), buildRepairIndex(cpp, LINES, 'cpp'));
+    expect([...keep].flatMap((k, i) => (k ? [i] : []))).toEqual([0, 1, 2, 3, 5, 7, 8]);
+  });
 });

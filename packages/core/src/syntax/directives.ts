@@ -1,0 +1,76 @@
+/**
+ * Preprocessor conditionals as structure (C, C++, C#: GrammarTable.directives). tree-sitter reads a
+ * directive as a line of its own, or a recovered parse (recovery.ts) as a blank one, so the tree
+ * does not tie an `#if` to its `#endif`: an output that kept one without the other did not parse.
+ * Here each `#if`/`#ifdef`/`#ifndef` (and C#'s `#region`) is a block header whose closer is its
+ * `#endif` (`#endregion`), and its `#elif`/`#else` lines are its companions: repair keeps an `#if`
+ * with its `#endif`, and an `#else` with both. A line of a branch that the parser did not see (a
+ * recovered parse keeps one branch of each conditional) has that branch's directive as its parent,
+ * so that it is kept inside its conditional, where a reparse of the output drops it again.
+ * Unmatched directives are left alone. Pure: lines and the analysis' arrays in, the arrays updated.
+ */
+const OPEN = /^\s*#\s*(?:if|ifdef|ifndef|region)\b/;
+const MIDDLE = /^\s*#\s*(?:elif|elifdef|elifndef|else)\b/;
+const CLOSE = /^\s*#\s*(?:endif|endregion)\b/;
+const REGION = /^\s*#\s*(?:region|endregion)\b/;
+
+export interface DirectiveArrays {
+  parent: Int32Array;
+  blockEnd: Int32Array;
+  closer: Int32Array;
+  companionGroup: Int32Array;
+}
+
+/**
+ * Tie each conditional's directives together; a row the tree already made a header or a companion
+ * keeps that. `parsed`: the lines as the parser saw them (after recovery), when they may differ.
+ */
+export function pairDirectives(lines: readonly string[], a: DirectiveArrays, parsed?: readonly string[]): void {
+  const open: { row: number; branch: number; middles: number[]; region: boolean }[] = [];
+  const free = (r: number) => a.blockEnd[r] < 0 && a.companionGroup[r] < 0;
+  const unseen = (r: number) => parsed !== undefined && parsed[r] !== lines[r] && parsed[r].trim() === '' && lines[r].trim() !== '';
+  /** The directive of the innermost open conditional's current branch. */
+  const branchOf = () => {
+    for (let k = open.length - 1; k >= 0; k--) if (!open[k].region) return open[k].branch;
+    return -1;
+  };
+  for (let r = 0; r < lines.length; r++) {
+    const line = lines[r];
+    const directive = line.includes('#');
+    if (!directive || !(OPEN.test(line) || MIDDLE.test(line) || CLOSE.test(line))) {
+      const b = branchOf();
+      if (b >= 0 && unseen(r)) a.parent[r] = b;
+      continue;
+    }
+    if (OPEN.test(line)) {
+      const b = branchOf();
+      if (b >= 0 && unseen(r)) a.parent[r] = b;
+      open.push({ row: r, branch: r, middles: [], region: REGION.test(line) });
+      continue;
+    }
+    if (MIDDLE.test(line)) {
+      let k = open.length - 1;
+      while (k >= 0 && open[k].region) k--;
+      if (k >= 0) {
+        open[k].middles.push(r);
+        open[k].branch = r;
+      }
+      continue;
+    }
+    if (!CLOSE.test(line)) continue;
+    const region = REGION.test(line);
+    // The innermost open directive of the same kind (a stray `#endregion` inside an `#if` does not close it).
+    let k = open.length - 1;
+    while (k >= 0 && open[k].region !== region) k--;
+    if (k < 0) continue;
+    const { row, middles } = open[k];
+    open.splice(k, 1);
+    if (!free(row) || middles.some((m) => !free(m))) continue;
+    a.blockEnd[row] = r;
+    a.closer[row] = r;
+    if (middles.length) {
+      a.companionGroup[row] = row;
+      for (const m of middles) a.companionGroup[m] = row;
+    }
+  }
+}
