@@ -19,8 +19,8 @@ const shipped = (path: string) =>
   );
 
 describe('the npm package', () => {
-  it('ships the CLI, its built code and the validation transcripts’ identifier files', () => {
-    expect(pkg.files).toEqual(['dist', 'bin', 'bench/compaction/*.json']);
+  it('ships the CLI, its built code and the benchmarks’ identifier files', () => {
+    expect(pkg.files).toEqual(['dist', 'bin', 'bench/compaction/*.json', 'bench/languages/*.json']);
     expect(Object.values(pkg.bin).map((p) => shipped(p.replace(/^\.\//, '')))).toEqual([true]);
     expect(shipped('dist/cli/main.js')).toBe(true);
     const ids = readdirSync(new URL('bench/compaction/', pkgDir)).filter((f) => f.endsWith('.json'));
@@ -31,6 +31,9 @@ describe('the npm package', () => {
       // Identifiers only: no text from the repositories.
       for (const r of rows) expect(Object.keys(r).sort()).toEqual(['commit', 'path', 'repo']);
     }
+    expect(shipped('bench/languages/files.json')).toBe(true);
+    const sets = JSON.parse(readFileSync(new URL('bench/languages/files.json', pkgDir), 'utf8')) as Record<string, unknown>[];
+    for (const x of sets) expect(Object.keys(x).sort()).toEqual(['commit', 'language', 'paths', 'repo', 'split']);
     // The abort suite's inputs are concatenated from src/, which the package does not ship.
     expect(shipped('src/index.ts')).toBe(false);
     expect(existsSync(new URL('src/index.ts', pkgDir))).toBe(true);

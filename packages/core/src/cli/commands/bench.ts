@@ -4,7 +4,8 @@
  * from the cases or from validation repositories' commits, bench/compaction*.ts), `locate` (file
  * localization on SWE-bench instances), `pack` (task context packing on SWE-bench instances),
  * `rank` (the scorers' rankings alone, bench/rank.ts), `speed` (bench/speed.ts) and `abort` (abort
- * latency on 1 MB inputs, bench/abort.ts). The code of
+ * latency on 1 MB inputs, bench/abort.ts) and `languages` (parse rate and output checks of the
+ * languages beyond the model's on real files, bench/languages.ts). The code of
  * each lives in src/bench/; this file only reads the arguments and prints.
  */
 import { existsSync } from 'node:fs';
@@ -42,7 +43,7 @@ import { ablationFromArgs, ABLATION_FLAGS, elisionFromArgs } from './shared.js';
 
 const DEFAULT_CASES = process.env.CTXPRUNE_BENCH_CASES ?? 'data/dev-cases.jsonl';
 
-export const BENCH_SUITES = ['prune', 'compaction', 'locate', 'pack', 'rank', 'speed', 'abort'] as const;
+export const BENCH_SUITES = ['prune', 'compaction', 'locate', 'pack', 'rank', 'speed', 'abort', 'languages'] as const;
 type Suite = (typeof BENCH_SUITES)[number];
 
 /**
@@ -317,7 +318,8 @@ async function rankSuite(argv: string[], io: CliIo): Promise<number> {
 }
 
 export const command: Command = {
-  summary: 'every benchmark, by suite: prune (default: gold-line recall, budget, parse validity, speed), compaction, locate, pack, rank, speed, abort',
+  summary:
+    'every benchmark, by suite: prune (default: gold-line recall, budget, parse validity, speed), compaction, locate, pack, rank, speed, abort, languages',
   usage:
     'ctxprune bench [prune] --cases CASES.jsonl --ratio R [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--out RESULTS.jsonl] [--tune name=value,…] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl] | --speed [--cases CASES.jsonl]' +
     ' | ctxprune bench compaction [--cases CASES.jsonl] [--pools DIR] [--ratios 4] [--limit N] [--split all|even|odd] [--strategies …] [--variants …] [--scorer S] [--json]' +
@@ -326,7 +328,8 @@ export const command: Command = {
     ' | ctxprune bench locate --instances I.jsonl --pools DIR [--out R.jsonl] | ctxprune bench pack [--instances I.jsonl] [--budgets …] [--out ROWS.jsonl]' +
     ' | ctxprune bench rank [--cases CASES.jsonl] [--model PATH] [--by chars|tokens] [--ratios 4,8] [--json]' +
     ' | ctxprune bench speed [--cases CASES.jsonl] [--scorer S] [--runs 20] [--json]' +
-    ' | ctxprune bench abort [--points 24] [--scorer lexical|neural|auto] [--ratio 8] [--json]',
+    ' | ctxprune bench abort [--points 24] [--scorer lexical|neural|auto] [--ratio 8] [--json]' +
+    ' | ctxprune bench languages [--mirror DIR] [--ids FILES.json] [--ratios 4,8] [--split all|tune|held-out] [--json] | ctxprune bench languages --select --mirror DIR --ids OUT.json',
   async run(argv0, io) {
     const suite: Suite = argv0[0] !== undefined && !argv0[0].startsWith('-') ? (argv0[0] as Suite) : 'prune';
     if (!(BENCH_SUITES as readonly string[]).includes(suite)) {
@@ -339,6 +342,7 @@ export const command: Command = {
     if (suite === 'rank') return rankSuite(argv, io);
     if (suite === 'speed') return speedSuite(argv, io);
     if (suite === 'abort') return abortSuite(argv, io);
+    if (suite === 'languages') return (await import('./bench-languages.js')).command.run(argv, io);
     const args = parseArgs(argv, ['suite', 'speed', ...ABLATION_FLAGS], ['cases', 'out', 'ratio', 'scorer', 'elision', 'tune']);
     const casesPath = stringFlag(args, 'cases') ?? DEFAULT_CASES;
     // The CLI's default: the trained model, or the lexical scorer when it cannot load.
