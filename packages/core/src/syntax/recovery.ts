@@ -15,6 +15,16 @@ export const MAX_ROW_TRIES = 8;
  * ~60 ms here, and recovery typically takes two to four more; this bounds the worst case.
  */
 export const MAX_RECOVERY_PARSES = 8;
+/**
+ * Characters all the reparses of one recovery may read together: a 1 MB file that no rewrite
+ * repairs gets one reparse (~1 s on this machine), not eight; 125 KB and less get all eight.
+ */
+export const MAX_RECOVERY_CHARS = 1_000_000;
+
+/** The reparses a text of this length may spend. */
+export function recoveryParses(length: number): number {
+  return Math.min(MAX_RECOVERY_PARSES, Math.floor(MAX_RECOVERY_CHARS / Math.max(1, length)));
+}
 
 /**
  * The best tree of `tree` (the parse of `text`) and the parses of its rewrites. Takes ownership of
@@ -25,9 +35,10 @@ export async function recoverParse(tree: Tree, text: string, shims: readonly Rec
   let input = text;
   let rows = errorRows(best);
   let parses = 0;
+  const maxParses = recoveryParses(text.length);
   /** Parse `candidate`; keep it when it has fewer errors. */
   const attempt = async (candidate: string): Promise<boolean> => {
-    if (candidate === input || parses >= MAX_RECOVERY_PARSES) return false;
+    if (candidate === input || parses >= maxParses) return false;
     parses++;
     const next = await parseText(candidate);
     const nextRows = errorRows(next);
