@@ -105,6 +105,13 @@ export function* nestingSteps(root: Node, table: GrammarTable, lines: string[], 
     const sy = y.startPosition.row;
     const ey = Math.min(endOf(y).row, n - 1);
     if (sy >= n) return;
+    if (sy !== anchor && table.comments.has(typeOf(y))) {
+      // A comment on lines of its own inside an element (Ruby's doc comments between `module Rack`
+      // and its first statement) is no part of the element's skeleton: it can go, and keeping it
+      // needs only its scope (repair's). One of several lines keeps its first and last.
+      if (sy !== ey) element(y, -1, walked, depth + 1);
+      return;
+    }
     if (depth > MAX_DEPTH || (sy === ey && (sy === anchor || ownerRow < 0))) {
       union(sy, anchor);
       union(ey, anchor);

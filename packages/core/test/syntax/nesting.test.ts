@@ -213,6 +213,32 @@ describe('bracket nesting (buildNesting)', () => {
     expect(needs(s, 14)).toEqual([14]);
   });
 
+  it('comments between a header and its first statement are no part of the header (Ruby doc comments, Python, C)', async () => {
+    const rb = [
+      /* 1 */ 'module Rack',
+      /* 2 */ '  module Protection',
+      /* 3 */ '    # Prevented attack:: Cookie Tossing',
+      /* 4 */ '    # Options:',
+      /* 5 */ "    # session_key:: the session cookie's name",
+      /* 6 */ '    class CookieTossing < Base',
+      /* 7 */ '      default_reaction :deny',
+      /* 8 */ '    end',
+      /* 9 */ '  end',
+      /* 10 */ 'end',
+    ].join('\n');
+    const r = await analyze(rb, 'ruby');
+    // The module's skeleton is its line and its `end`; each comment stands alone.
+    expect(needs(r, 2)).toEqual([2, 9]);
+    for (const line of [3, 4, 5]) expect(needs(r, line)).toEqual([line]);
+    const py = ['def f(x):', '    # one', '    # two', '    return x'].join('\n');
+    const p = await analyze(py, 'python');
+    expect([needs(p, 1), needs(p, 2), needs(p, 3)]).toEqual([[1], [2], [3]]);
+    // A comment of several lines keeps its first and last, not its header's.
+    const c = ['int f(int x) {', '  /* one', '     two', '     three */', '  return x;', '}'].join('\n');
+    const cs = await analyze(c, 'c');
+    expect([needs(cs, 1), needs(cs, 3)]).toEqual([[1], [2, 3, 4]]);
+  });
+
   it('no parse tree: no nesting', async () => {
     const s = await analyze('a = [\n  1,\n]\n', null);
     expect(s.nestOffsets).toEqual(new Int32Array(5));
