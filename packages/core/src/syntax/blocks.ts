@@ -93,14 +93,21 @@ export abstract class BlockAnalysis extends AnalysisState {
    * tree-sitter's previousSibling / parent (each a walk down from the root) otherwise.
    */
   protected previousSibling(body: Node, owner: Node | null): Node | null {
+    // Comments between a header and its body (Ruby's doc comments after `module Rack`, before the
+    // first statement) are not part of the header: the node before them is where it ends.
+    const comments = this.t.comments;
     if (owner && !isEmptyNode(body)) {
       const kids = owner.children;
       const id = body.id;
       for (let i = 0; i < kids.length; i++) {
-        if (kids[i].id === id) return i > 0 ? kids[i - 1] : null;
+        if (kids[i].id !== id) continue;
+        let j = i - 1;
+        while (j > 0 && comments.has(typeOf(kids[j]))) j--;
+        return j >= 0 ? kids[j] : null;
       }
     }
-    const prev = body.previousSibling;
+    let prev = body.previousSibling;
+    while (prev && comments.has(typeOf(prev)) && prev.previousSibling) prev = prev.previousSibling;
     if (prev && body.parent && prev.startIndex >= body.parent.startIndex) return prev;
     return null;
   }

@@ -303,3 +303,26 @@ describe('a statement segmented around its closures keeps the kind it was given'
     expect([plain.kind[0], plain.kind[1], plain.kind[2]]).toEqual([LineKind.Import, LineKind.Import, LineKind.Import]);
   });
 });
+
+describe('analyzeTree: comments between a header and its first statement', () => {
+  it('are not part of the header span (Ruby, Python)', async () => {
+    const rb = await analyze(
+      [
+        'module Rack',
+        '  module Protection',
+        '    # Prevented attack:: Cookie Tossing',
+        '    # Options:',
+        '    class Tossing < Base',
+        '    end',
+        '  end',
+        'end',
+      ].join('\n'),
+      'ruby',
+    );
+    expect([rb.spanStart[1], rb.spanEnd[1]]).toEqual([1, 1]);
+    expect([rb.parent[2], rb.parent[3], rb.parent[4]]).toEqual([1, 1, 1]);
+    const py = await analyze(['def f(x):', '    # one', '    # two', '    return x'].join('\n'), 'python');
+    expect([py.spanStart[0], py.spanEnd[0]]).toEqual([0, 0]);
+    expect([py.parent[1], py.parent[2], py.parent[3]]).toEqual([0, 0, 0]);
+  });
+});
