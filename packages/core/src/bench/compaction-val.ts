@@ -14,12 +14,11 @@
  * Calls and results are paired (assistant `toolCalls` / tool `toolCallId`, the path in the arguments).
  * Node only (git through child_process); the runner and the metric are compaction.ts's.
  */
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import type { Message } from '../compaction/types.js';
 import { CtxpruneError } from '../errors.js';
 import { shuffled as shuffle } from '../util/random.js';
 import { rng, testLog, type BenchTranscript } from './compaction.js';
+import type { Mirrors } from './mirrors.js';
 
 /** One transcript's identifiers. */
 export interface TranscriptId {
@@ -107,19 +106,6 @@ const EXT: Record<string, string[]> = {
 };
 // prettier-ignore
 const STOP = new Set(['the', 'and', 'for', 'with', 'from', 'that', 'this', 'when', 'into', 'fix', 'fixes', 'fixed', 'add', 'adds', 'added', 'use', 'make', 'remove', 'update', 'support', 'should', 'not', 'are', 'was', 'were', 'have', 'has']);
-
-/** The repositories under `mirror` (bare git repositories at `<owner>+<name>/repo`). */
-export class Mirrors {
-  constructor(readonly dir: string) {}
-
-  gitDir(repo: string): string {
-    return join(this.dir, repo.replace('/', '+'), 'repo');
-  }
-
-  git(repo: string, ...args: string[]): string {
-    return execFileSync('git', ['--git-dir', this.gitDir(repo), ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  }
-}
 
 /** Pre-image line numbers the fix edits (a pure insertion: the two lines around it, when not blank). */
 function goldLinesOf(m: Mirrors, repo: string, parent: string, commit: string, path: string, pre: readonly string[]): number[] {

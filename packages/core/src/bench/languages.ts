@@ -15,7 +15,7 @@ import type { LanguageId } from '../syntax/types.js';
 import { lineCount, splitLines } from '../text/lines.js';
 import { outputOrigin } from '../text/elision.js';
 import type { TokenCounter } from '../text/tokens.js';
-import type { Mirrors } from './compaction-val.js';
+import type { Mirrors } from './mirrors.js';
 
 export type LanguageSplit = 'tune' | 'held-out';
 

@@ -28,49 +28,43 @@ export interface DirectiveArrays {
 export function pairDirectives(lines: readonly string[], a: DirectiveArrays, parsed?: readonly string[]): void {
   const open: { row: number; branch: number; middles: number[]; region: boolean }[] = [];
   const free = (r: number) => a.blockEnd[r] < 0 && a.companionGroup[r] < 0;
-  const unseen = (r: number) => parsed !== undefined && parsed[r] !== lines[r] && parsed[r].trim() === '' && lines[r].trim() !== '';
-  /** The directive of the innermost open conditional's current branch. */
-  const branchOf = () => {
-    for (let k = open.length - 1; k >= 0; k--) if (!open[k].region) return open[k].branch;
-    return -1;
+  const unseen = (r: number) => parsed !== undefined && parsed[r].trim() === '' && lines[r].trim() !== '';
+  /** The innermost open conditional (not a region), or -1. */
+  const innermost = () => {
+    let k = open.length - 1;
+    while (k >= 0 && open[k].region) k--;
+    return k;
   };
   for (let r = 0; r < lines.length; r++) {
     const line = lines[r];
-    const directive = line.includes('#');
-    if (!directive || !(OPEN.test(line) || MIDDLE.test(line) || CLOSE.test(line))) {
-      const b = branchOf();
-      if (b >= 0 && unseen(r)) a.parent[r] = b;
-      continue;
+    const kind = !line.includes('#') ? null : OPEN.test(line) ? 'open' : MIDDLE.test(line) ? 'middle' : CLOSE.test(line) ? 'close' : null;
+    if ((kind === null || kind === 'open') && unseen(r)) {
+      const k = innermost();
+      if (k >= 0) a.parent[r] = open[k].branch;
     }
-    if (OPEN.test(line)) {
-      const b = branchOf();
-      if (b >= 0 && unseen(r)) a.parent[r] = b;
+    if (kind === 'open') {
       open.push({ row: r, branch: r, middles: [], region: REGION.test(line) });
-      continue;
-    }
-    if (MIDDLE.test(line)) {
-      let k = open.length - 1;
-      while (k >= 0 && open[k].region) k--;
+    } else if (kind === 'middle') {
+      const k = innermost();
       if (k >= 0) {
         open[k].middles.push(r);
         open[k].branch = r;
       }
-      continue;
-    }
-    if (!CLOSE.test(line)) continue;
-    const region = REGION.test(line);
-    // The innermost open directive of the same kind (a stray `#endregion` inside an `#if` does not close it).
-    let k = open.length - 1;
-    while (k >= 0 && open[k].region !== region) k--;
-    if (k < 0) continue;
-    const { row, middles } = open[k];
-    open.splice(k, 1);
-    if (!free(row) || middles.some((m) => !free(m))) continue;
-    a.blockEnd[row] = r;
-    a.closer[row] = r;
-    if (middles.length) {
-      a.companionGroup[row] = row;
-      for (const m of middles) a.companionGroup[m] = row;
+    } else if (kind === 'close') {
+      // The innermost open directive of the same kind (a stray `#endregion` inside an `#if` does not close it).
+      const region = REGION.test(line);
+      let k = open.length - 1;
+      while (k >= 0 && open[k].region !== region) k--;
+      if (k < 0) continue;
+      const { row, middles } = open[k];
+      open.splice(k, 1);
+      if (!free(row) || middles.some((m) => !free(m))) continue;
+      a.blockEnd[row] = r;
+      a.closer[row] = r;
+      if (middles.length) {
+        a.companionGroup[row] = row;
+        for (const m of middles) a.companionGroup[m] = row;
+      }
     }
   }
 }

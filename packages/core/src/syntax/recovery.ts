@@ -21,6 +21,11 @@ export const MAX_RECOVERY_PARSES = 8;
  */
 export const MAX_RECOVERY_CHARS = 1_000_000;
 
+/** Every row of `text`, for a shim's `everywhere` try. */
+function everyRow(text: string): number[] {
+  return Array.from({ length: text.split('\n').length }, (_, r) => r);
+}
+
 /** The reparses a text of this length may spend. */
 export function recoveryParses(length: number): number {
   return Math.min(MAX_RECOVERY_PARSES, Math.floor(MAX_RECOVERY_CHARS / Math.max(1, length)));
@@ -64,15 +69,7 @@ export async function recoverParse(tree: Tree, text: string, shims: readonly Rec
         }
         if (!improved) break;
       }
-      if (shim.everywhere && rows.length > 0) {
-        const lineCount = input.split('\n').length;
-        await attempt(
-          shim.rewrite(
-            input,
-            Array.from({ length: lineCount }, (_, r) => r),
-          ),
-        );
-      }
+      if (shim.everywhere && rows.length > 0) await attempt(shim.rewrite(input, everyRow(input)));
     }
   } catch (e) {
     best.delete();

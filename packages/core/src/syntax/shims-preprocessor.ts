@@ -270,6 +270,6 @@ export function rewriteMacros(text: string, rows: readonly number[], lowerCaseMa
 }
 
 /** C# (its `#if` only), then C and C++ (their macros too). */
-export const CONDITIONALS: RecoveryShim = { rewrite: (text) => flattenConditionals(text), rounds: 1, perRow: false, everywhere: false };
+export const CONDITIONALS: RecoveryShim = { rewrite: flattenConditionals, rounds: 1, perRow: false, everywhere: false };
 export const C_MACROS: RecoveryShim = { rewrite: (text, rows) => rewriteMacros(text, rows, true), rounds: 3, perRow: true, everywhere: true };
 export const CPP_MACROS: RecoveryShim = { rewrite: (text, rows) => rewriteMacros(text, rows, false), rounds: 3, perRow: true, everywhere: true };

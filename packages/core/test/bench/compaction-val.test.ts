@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildValTranscript, Mirrors, selectTranscriptIds } from '../../src/bench/compaction-val.js';
+import { buildValTranscript, selectTranscriptIds } from '../../src/bench/compaction-val.js';
+import { Mirrors } from '../../src/bench/mirrors.js';
 import { main } from '../../src/cli/main.js';
 
 const body = (name: string, n: number) => Array.from({ length: n }, (_, i) => `def ${name}_${i}(value):\n    return value + ${i}\n`).join('\n');

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { Mirrors } from '../../bench/compaction-val.js';
+import { openMirrors } from '../../bench/mirrors.js';
 import {
   checkFile,
   expandFileSets,
@@ -21,6 +21,7 @@ import { CtxpruneError } from '../../errors.js';
 import { loadDefaultTokenCounter } from '../../text/tokens.js';
 import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
 import type { Command } from '../main.js';
+import { mirrorDirFromArgs } from './shared.js';
 
 /** The committed identifiers file (repository, commit, path; no text), shipped in the npm package. */
 const DEFAULT_IDS = fileURLToPath(new URL('../../../bench/languages/files.json', import.meta.url));
@@ -33,13 +34,7 @@ export const command: Command = {
   usage,
   async run(argv, io) {
     const args = parseArgs(argv, ['select', 'json'], ['mirror', 'ids', 'ratios', 'split', 'limit', 'per-repo']);
-    const mirrors = new Mirrors(stringFlag(args, 'mirror') ?? (process.env.CTXPRUNE_MIRROR || 'data/mirror'));
-    if (!existsSync(mirrors.dir)) {
-      throw new CtxpruneError(
-        'INVALID_OPTION',
-        `no mirrors at ${mirrors.dir}: give bare git mirrors DIR/<owner>+<name>/repo with --mirror DIR or $CTXPRUNE_MIRROR`,
-      );
-    }
+    const mirrors = openMirrors(mirrorDirFromArgs(args), 'bench languages');
     const idsPath = stringFlag(args, 'ids') ?? DEFAULT_IDS;
     if (boolFlag(args, 'select')) {
       if (stringFlag(args, 'ids') === undefined)

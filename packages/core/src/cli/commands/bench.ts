@@ -19,7 +19,8 @@ import {
   type DevCase,
   type Variant as CompactionVariant,
 } from '../../bench/compaction.js';
-import { buildValTranscript, Mirrors, selectTranscriptIds, type SelectableCase, type TranscriptId } from '../../bench/compaction-val.js';
+import { buildValTranscript, selectTranscriptIds, type SelectableCase, type TranscriptId } from '../../bench/compaction-val.js';
+import { openMirrors } from '../../bench/mirrors.js';
 import { COMPACTION_STRATEGIES, type CompactionStrategy } from '../../compaction/types.js';
 import { type BenchCase, readCases } from '../../bench/cases.js';
 import { type CaseOutcome, formatBreakdown, formatRankingRow, formatSummaryRow, goldRecall, summarize, SUMMARY_HEADER } from '../../bench/metrics.js';
@@ -39,7 +40,7 @@ import { splitLines } from '../../text/lines.js';
 import { loadDefaultTokenCounter, measureTokens } from '../../text/tokens.js';
 import { boolFlag, numberFlag, parseArgs, stringFlag, type ParsedArgs } from '../args.js';
 import type { CliIo, Command } from '../main.js';
-import { ablationFromArgs, ABLATION_FLAGS, elisionFromArgs } from './shared.js';
+import { ablationFromArgs, ABLATION_FLAGS, elisionFromArgs, mirrorDirFromArgs } from './shared.js';
 
 const DEFAULT_CASES = process.env.CTXPRUNE_BENCH_CASES ?? 'data/dev-cases.jsonl';
 
@@ -126,14 +127,7 @@ async function compactionSuite(argv: string[], io: CliIo): Promise<number> {
     what = `cases: ${casesPath} (${split}${limit ? `, first ${limit}` : ''})`;
   } else {
     const idsPath = TRANSCRIPT_IDS[which] ?? which;
-    // The mirrors: --mirror, else $CTXPRUNE_MIRROR, else data/mirror (as training/paths.py).
-    const mirrors = new Mirrors(stringFlag(args, 'mirror') ?? (process.env.CTXPRUNE_MIRROR || 'data/mirror'));
-    if (!existsSync(mirrors.dir)) {
-      throw new CtxpruneError(
-        'INVALID_OPTION',
-        `no mirrors at ${mirrors.dir}: --transcripts ${which} reads bare git mirrors DIR/<owner>+<name>/repo, given by --mirror DIR or $CTXPRUNE_MIRROR (default data/mirror)`,
-      );
-    }
+    const mirrors = openMirrors(mirrorDirFromArgs(args), `--transcripts ${which}`);
     const ids = (JSON.parse(await readFile(idsPath, 'utf8')) as TranscriptId[]).filter((_, i) => split === 'all' || i % 2 === (split === 'even' ? 0 : 1));
     transcripts = (limit ? ids.slice(0, limit) : ids).filter((x) => existsSync(mirrors.gitDir(x.repo))).map((x) => buildValTranscript(mirrors, x));
     // "Over budget" counted independently of the library's counter: js-tiktoken's o200k_base.

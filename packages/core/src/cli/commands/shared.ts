@@ -19,3 +19,8 @@ export function elisionFromArgs(args: ParsedArgs): ElisionStyle | undefined {
   const v = stringFlag(args, 'elision');
   return v === undefined ? undefined : resolveElision(v);
 }
+
+/** The mirrors folder of the benchmarks built from repositories: --mirror, else $CTXPRUNE_MIRROR, else data/mirror (as training/paths.py). */
+export function mirrorDirFromArgs(args: ParsedArgs): string {
+  return stringFlag(args, 'mirror') ?? (process.env.CTXPRUNE_MIRROR || 'data/mirror');
+}
