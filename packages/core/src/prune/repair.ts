@@ -29,6 +29,13 @@ export interface RepairOptions {
    */
   maxWholeSpan: number;
   wholeSpans: Uint8Array | null;
+  /**
+   * A definition's header does not drag in the headers (and closers) of the scopes around it:
+   * a kept line keeps the control headers up to its innermost definition and that definition's
+   * header. For tight budgets, where an outer class or function header costs what a line of
+   * evidence does; brackets the line sits in still close.
+   */
+  shallow?: boolean;
 }
 
 /** Lookups the closure needs, built once per structure. */
@@ -174,7 +181,7 @@ export function* repairSteps(
           if (!named) add(a + 1, Reason.Repair);
         }
       }
-      add(st.parent[l], Reason.Repair, isBody(l));
+      if (!(opts.shallow && definesScope(st, index, l))) add(st.parent[l], Reason.Repair, isBody(l));
       if (st.blockEnd[l] >= 0) add(st.closer[l], Reason.Repair);
       add(index.opener[l], Reason.Repair);
       add(index.openTag[l], Reason.Repair);
@@ -205,6 +212,14 @@ export function* repairSteps(
     if (!stack.length) break;
   }
   return added;
+}
+
+/** A definition's header, decorator or closer: what shallow repair keeps without the scopes around it. */
+function definesScope(st: FileStructure, index: RepairIndex, l: number): boolean {
+  const k = st.kind[l];
+  if (k === LineKind.DefHeader || k === LineKind.Decorator) return true;
+  const o = index.opener[l];
+  return o >= 0 && st.kind[o] === LineKind.DefHeader;
 }
 
 /** Lines that can fill a gap on their own without dragging structure in. */

@@ -35,6 +35,8 @@ export interface PruneTuning {
   repairImports?: number;
   /** What the packer values a line by: 0 the semantic rubric's margin, 1 (default) the fused margin. */
   packerValue?: number;
+  /** Budgets under this many tokens: a definition does not drag in the headers of the scopes around it (default prune/pipeline.ts SHALLOW_BELOW; 0 = never). */
+  shallowBelow?: number;
 }
 
 export interface PruneOptions {

@@ -225,4 +225,31 @@ describe('AST-aware repair', () => {
     repairKeepSet(keep, reason, cpp, options('cpp'), buildRepairIndex(cpp, LINES, 'cpp'));
     expect([...keep].flatMap((k, i) => (k ? [i] : []))).toEqual([0, 1, 2, 3, 5, 7, 8]);
   });
+
+  it('shallow: a method keeps its own header, closer and control headers, not the class around it', () => {
+    // 0 class Client {
+    // 1   send(req) {
+    // 2     if (req.retry) {
+    // 3       return this.retry(req);
+    // 4     }
+    // 5   }
+    // 6 }
+    const ts = handStructure(7, {
+      kind: [K.DefHeader, K.DefHeader, K.ControlHeader, K.Code, K.Closer, K.Closer, K.Closer],
+      parent: [-1, 0, 1, 2, 1, 0, -1],
+      blockEnd: { 0: 6, 1: 5, 2: 4 },
+      closer: { 0: 6, 1: 5, 2: 4 },
+      language: 'typescript',
+    });
+    const close = (shallow: boolean) => {
+      const keep = new Uint8Array(7);
+      const reason = new Uint8Array(7);
+      keep[3] = 1;
+      reason[3] = Reason.Evidence;
+      repairKeepSet(keep, reason, ts, options('typescript', { shallow }), buildRepairIndex(ts, [], 'typescript'));
+      return [...keep].flatMap((k, i) => (k ? [i] : []));
+    };
+    expect(close(true)).toEqual([1, 2, 3, 4, 5]);
+    expect(close(false)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
 });

@@ -163,6 +163,7 @@ const TUNING_KEYS = [
   'repairImports',
   'packerValue',
   'variants',
+  'shallowBelow',
 ] as const satisfies readonly (keyof PruneTuning)[];
 
 /** `--tune maxWholeSpan=6,clueWeight=0`: the pipeline's tuned constants, for sweeps on the validation corpus. */
