@@ -33,7 +33,8 @@ export interface RepairOptions {
    * A definition's header does not drag in the headers (and closers) of the scopes around it:
    * a kept line keeps the control headers up to its innermost definition and that definition's
    * header. For tight budgets, where an outer class or function header costs what a line of
-   * evidence does; brackets the line sits in still close.
+   * evidence does; brackets the line sits in still close, and so does the class a method is a
+   * member of where a method does not parse without it (RepairIndex.container).
    */
   shallow?: boolean;
 }
@@ -61,7 +62,16 @@ export interface RepairIndex {
    * its tag, PHP code is inline HTML text: the file still parses, but no longer as code (#16 item 12).
    */
   openTag: Int32Array;
+  /**
+   * 1 for the header of a class-like container (class, interface, enum, namespace, struct, trait,
+   * impl, module) whose members do not parse without it: shallow repair keeps it.
+   */
+  container: Uint8Array;
 }
+
+/** A class-like container's header line (modifiers, then the keyword). */
+const CONTAINER_HEAD =
+  /^\s*(?:(?:export|default|declare|abstract|public|private|protected|internal|static|sealed|final|partial|pub(?:\([^)]*\))?|unsafe)\s+)*(?:class|interface|enum|namespace|module|struct|trait|impl|object|record)\b/;
 
 const TRY_HEAD = /^\s*(?:\}\s*)?(?:try|begin)\b/;
 
@@ -72,10 +82,12 @@ export function buildRepairIndex(st: FileStructure, lines: string[], language: L
   const headerSpan = new Uint8Array(st.lineCount);
   const needsBody = new Uint8Array(st.lineCount);
   const openTag = new Int32Array(st.lineCount).fill(-1);
+  const container = new Uint8Array(st.lineCount);
   let tag = -1;
   const table = languageEntry(language);
   const openTagLine = table?.openTag;
   const headerNeedsBody = table?.headerNeedsBody === true;
+  const membersNeedContainer = table?.membersStandAlone !== true;
   for (let t = 0; t < st.lineCount; t++) {
     if (openTagLine) {
       if (openTagLine.test(lines[t] ?? '')) tag = t;
@@ -94,8 +106,9 @@ export function buildRepairIndex(st: FileStructure, lines: string[], language: L
     }
     const c = st.closer[t];
     if (c >= 0 && c !== t && opener[c] < 0) opener[c] = t;
+    if (membersNeedContainer && st.kind[t] === LineKind.DefHeader && CONTAINER_HEAD.test(lines[t] ?? '')) container[t] = 1;
   }
-  return { companions, opener, needsHandler, headerSpan, needsBody, openTag };
+  return { companions, opener, needsHandler, headerSpan, needsBody, openTag, container };
 }
 
 /**
@@ -181,7 +194,8 @@ export function* repairSteps(
           if (!named) add(a + 1, Reason.Repair);
         }
       }
-      if (!(opts.shallow && definesScope(st, index, l))) add(st.parent[l], Reason.Repair, isBody(l));
+      const p = st.parent[l];
+      if (!(opts.shallow && definesScope(st, index, l) && !(p >= 0 && index.container[p]))) add(p, Reason.Repair, isBody(l));
       if (st.blockEnd[l] >= 0) add(st.closer[l], Reason.Repair);
       add(index.opener[l], Reason.Repair);
       add(index.openTag[l], Reason.Repair);

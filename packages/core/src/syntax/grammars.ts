@@ -47,6 +47,11 @@ export interface GrammarTable {
   detectWithoutMargin?: boolean;
   /** A block header kept without its body does not parse (Python's `if x:` needs a body): repair keeps one. */
   headerNeedsBody?: boolean;
+  /**
+   * A member definition parses outside its class (Python's `def`): shallow repair (prune/repair.ts)
+   * may leave the class header out. Elsewhere a method without its class does not parse.
+   */
+  membersStandAlone?: boolean;
   /** A line that opens the language's code in a template (PHP's `<?php`): repair keeps the last one before a kept line. */
   openTag?: RegExp;
   /** The names an import-like statement binds (import-names.ts), from its text with whitespace folded; none: no names. */
@@ -212,6 +217,7 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     lineComment: '#',
     modelFamily: 'python',
     headerNeedsBody: true,
+    membersStandAlone: true,
     importNames: pythonImportNames,
     bracelessBlocks: true,
     comments: S('comment'),

@@ -332,3 +332,21 @@ describe('result.lines', () => {
     expect({ ...other }.lines).toEqual([]);
   });
 });
+
+describe('shallow repair under tight budgets', () => {
+  const filler = Array.from({ length: 14 }, (_, i) => `  const option${i} = options.value${i} ?? ${i};`).join('\n');
+  const text = `export function createStore(reducer, options) {\n  let state = options.initial;\n  const listeners = new Set();\n${filler}\n\n  function dispatch(action) {\n    state = reducer(state, action);\n    listeners.forEach((listener) => listener(state));\n  }\n\n  return { dispatch };\n}\n`;
+  const query = 'listeners are not notified after reducer runs in dispatch';
+
+  it('keeps the inner function whole without the outer header, where full repair had room for no line of it', async () => {
+    const r = await prune(text, { query, tokens: 35, language: 'javascript' });
+    expect(r.keptLines).toEqual([19, 20, 21, 22]);
+    expect(r.text).toBe(
+      '// …\n  function dispatch(action) {\n    state = reducer(state, action);\n    listeners.forEach((listener) => listener(state));\n  }\n  // …\n',
+    );
+    expect(r.stats.outputParseOk).toBe(true);
+    expectFaithful(text, r);
+    const full = await prune(text, { query, tokens: 35, language: 'javascript', tuning: { shallowBelow: 0 } });
+    expect(full.keptLines).toEqual([1, 2, 3, 25]);
+  });
+});

@@ -226,14 +226,8 @@ describe('AST-aware repair', () => {
     expect([...keep].flatMap((k, i) => (k ? [i] : []))).toEqual([0, 1, 2, 3, 5, 7, 8]);
   });
 
-  it('shallow: a method keeps its own header, closer and control headers, not the class around it', () => {
-    // 0 class Client {
-    // 1   send(req) {
-    // 2     if (req.retry) {
-    // 3       return this.retry(req);
-    // 4     }
-    // 5   }
-    // 6 }
+  it('shallow: a function keeps its own header, closer and control headers, not the function around it', () => {
+    const LINES = ['function makeClient(http) {', '  function send(req) {', '    if (req.retry) {', '      return http.retry(req);', '    }', '  }', '}'];
     const ts = handStructure(7, {
       kind: [K.DefHeader, K.DefHeader, K.ControlHeader, K.Code, K.Closer, K.Closer, K.Closer],
       parent: [-1, 0, 1, 2, 1, 0, -1],
@@ -246,10 +240,33 @@ describe('AST-aware repair', () => {
       const reason = new Uint8Array(7);
       keep[3] = 1;
       reason[3] = Reason.Evidence;
-      repairKeepSet(keep, reason, ts, options('typescript', { shallow }), buildRepairIndex(ts, [], 'typescript'));
+      repairKeepSet(keep, reason, ts, options('typescript', { shallow }), buildRepairIndex(ts, LINES, 'typescript'));
       return [...keep].flatMap((k, i) => (k ? [i] : []));
     };
     expect(close(true)).toEqual([1, 2, 3, 4, 5]);
     expect(close(false)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+
+  it('shallow: a method keeps the class it is a member of where it does not parse alone (TypeScript), not in Python', () => {
+    const shallowClose = (language: LanguageId, lines: string[], closers: boolean) => {
+      const st = handStructure(closers ? 5 : 3, {
+        kind: closers ? [K.DefHeader, K.DefHeader, K.Code, K.Closer, K.Closer] : [K.DefHeader, K.DefHeader, K.Code],
+        parent: closers ? [-1, 0, 1, 0, -1] : [-1, 0, 1],
+        blockEnd: closers ? { 0: 4, 1: 3 } : { 0: 2, 1: 2 },
+        closer: closers ? { 0: 4, 1: 3 } : {},
+        firstBodyLine: closers ? {} : { 0: 1, 1: 2 },
+        language,
+      });
+      const keep = new Uint8Array(st.lineCount);
+      const reason = new Uint8Array(st.lineCount);
+      keep[2] = 1;
+      reason[2] = Reason.Evidence;
+      repairKeepSet(keep, reason, st, options(language, { shallow: true }), buildRepairIndex(st, lines, language));
+      return [...keep].flatMap((k, i) => (k ? [i] : []));
+    };
+    expect(shallowClose('typescript', ['export class Client {', '  send(req: Req) {', '    return this.http.send(req);', '  }', '}'], true)).toEqual([
+      0, 1, 2, 3, 4,
+    ]);
+    expect(shallowClose('python', ['class Client:', '    def send(self, req):', '        return self.http.send(req)'], false)).toEqual([1, 2]);
   });
 });
