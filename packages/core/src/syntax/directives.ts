@@ -9,6 +9,8 @@
  * so that it is kept inside its conditional, where a reparse of the output drops it again.
  * Unmatched directives are left alone. Pure: lines and the analysis' arrays in, the arrays updated.
  */
+import { SPAN_CALL, closeAcross } from './shims-macros.js';
+
 const OPEN = /^\s*#\s*(?:if|ifdef|ifndef|region)\b/;
 const MIDDLE = /^\s*#\s*(?:elif|elifdef|elifndef|else)\b/;
 const CLOSE = /^\s*#\s*(?:endif|endregion)\b/;
@@ -37,6 +39,7 @@ export function pairDirectives(lines: readonly string[], a: DirectiveArrays, par
   };
   for (let r = 0; r < lines.length; r++) {
     const line = lines[r];
+    if (parsed !== undefined && unseen(r) && free(r)) tieInvocation(lines, a, parsed, r);
     const kind = !line.includes('#') ? null : OPEN.test(line) ? 'open' : MIDDLE.test(line) ? 'middle' : CLOSE.test(line) ? 'close' : null;
     if ((kind === null || kind === 'open') && unseen(r)) {
       const k = innermost();
@@ -67,4 +70,20 @@ export function pairDirectives(lines: readonly string[], a: DirectiveArrays, par
       }
     }
   }
+}
+
+/**
+ * A macro's invocation over several lines that recovery blanked (shims-preprocessor.ts:
+ * `CHECK(f(a,\n  b))`): its first line is a header whose closer is its last, the lines between are
+ * its children, so that an output keeps its last line only with its first.
+ */
+function tieInvocation(lines: readonly string[], a: DirectiveArrays, parsed: readonly string[], r: number): void {
+  const call = SPAN_CALL.exec(lines[r]);
+  if (!call) return;
+  const end = closeAcross(lines, r, call[0].length - 1);
+  if (!end || end[0] === r) return;
+  for (let x = r + 1; x <= end[0]; x++) if (parsed[x].trim() !== '' || a.blockEnd[x] >= 0 || a.companionGroup[x] >= 0) return;
+  a.blockEnd[r] = end[0];
+  a.closer[r] = end[0];
+  for (let x = r + 1; x <= end[0]; x++) a.parent[x] = r;
 }

@@ -22,7 +22,8 @@ import {
   rustImportNames,
 } from './import-names.js';
 import { typeOf } from './nodecache.js';
-import { C_MACROS, CONDITIONALS, CPP_MACROS, type RecoveryShim } from './shims-preprocessor.js';
+import { C_MACROS, CPP_MACROS } from './shims-macros.js';
+import { C_PREPROCESSOR, CONDITIONALS, PREPROCESSOR, type RecoveryShim } from './shims-preprocessor.js';
 import { javascriptShims, typescriptShims } from './shims-typescript.js';
 import type { LanguageId } from './types.js';
 
@@ -380,7 +381,7 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     aliases: ['c', 'h'],
     grammarFile: 'tree-sitter-c.wasm',
     lineComment: '//',
-    recover: [CONDITIONALS, C_MACROS],
+    recover: [C_PREPROCESSOR, C_MACROS],
     directives: true,
     detectWithoutMargin: true,
     innerTokens: /\{/,
@@ -408,7 +409,7 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     aliases: ['cpp', 'c++', 'cxx', 'cc', 'hpp', 'cplusplus'],
     grammarFile: 'tree-sitter-cpp.wasm',
     lineComment: '//',
-    recover: [CONDITIONALS, CPP_MACROS],
+    recover: [PREPROCESSOR, CPP_MACROS],
     directives: true,
     detectWithoutMargin: true,
     importNames: cppImportNames,

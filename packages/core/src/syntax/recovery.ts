@@ -69,7 +69,7 @@ export async function recoverParse(tree: Tree, text: string, shims: readonly Rec
         }
         if (!improved) break;
       }
-      if (shim.everywhere && rows.length > 0) await attempt(shim.rewrite(input, everyRow(input)));
+      if (shim.everywhere && rows.length > 0) await attempt(shim.rewrite(input, everyRow(input), true));
     }
   } catch (e) {
     best.delete();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_RECOVERY_PARSES, recoverParse, recoveryParses } from '../../src/syntax/recovery.js';
-import { CONDITIONALS, C_MACROS } from '../../src/syntax/shims-preprocessor.js';
+import { C_MACROS } from '../../src/syntax/shims-macros.js';
+import { CONDITIONALS } from '../../src/syntax/shims-preprocessor.js';
 import { errorRows, loadParser } from '../../src/syntax/index.js';
 
 describe('recoverParse', () => {

@@ -1,24 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { flattenConditionals, rewriteMacros } from '../../src/syntax/shims-preprocessor.js';
-import { errorRows, loadParser, parse } from '../../src/syntax/index.js';
+import { gone, lines } from './helpers.js';
+import { blankDirectiveComments, flattenConditionals } from '../../src/syntax/shims-preprocessor.js';
+import { analyze, errorRows, loadParser, parse } from '../../src/syntax/index.js';
 import { prune } from '../../src/prune/pipeline.js';
-
-/** rewriteMacros on one line that is itself in error. */
-const macroLine = (line: string) => rewriteMacros(line, [0]);
-/** `text` with each of `parts` (found in order) replaced by as many spaces. */
-function gone(text: string, ...parts: string[]): string {
-  let out = text;
-  let from = 0;
-  for (const p of parts) {
-    const at = out.indexOf(p, from);
-    if (at < 0) throw new Error(`no ${p} in ${text}`);
-    out = out.slice(0, at) + ' '.repeat(p.length) + out.slice(at + p.length);
-    from = at + p.length;
-  }
-  return out;
-}
-/** Lines joined, each replaced by spaces where `blanked` has its index. */
-const lines = (ls: string[], blanked: number[], eol = '\n') => ls.map((l, i) => (blanked.includes(i) ? l.replace(/[^\r]/g, ' ') : l)).join(eol);
 
 describe('flattenConditionals', () => {
   it('keeps the first branch and blanks the directives and the other branches, offsets unchanged', () => {
@@ -37,54 +21,25 @@ describe('flattenConditionals', () => {
     const src = ['#if A && \\\r', '    B\r', 'x\r', '#endif\r', ''];
     expect(flattenConditionals(src.join('\n'))).toBe(lines(src, [0, 1, 3]));
   });
+  it('in C, takes the other branch of a C++-only condition (`extern "C" {`)', () => {
+    const src = ['#ifdef __cplusplus', 'extern "C" {', '#endif', 'int x;', '#if defined(__cplusplus) && X', '}', '#else', 'int y;', '#endif', ''];
+    expect(flattenConditionals(src.join('\n'), true)).toBe(lines(src, [0, 1, 2, 4, 5, 6, 8]));
+    // C++ keeps the first branch; `#ifndef __cplusplus` and `||` are not C++-only.
+    expect(flattenConditionals(src.join('\n'))).toBe(lines(src, [0, 2, 4, 6, 7, 8]));
+    const either = ['#if defined(__cplusplus) || defined(Y)', 'int a;', '#endif', '#ifndef __cplusplus', 'int b;', '#endif'];
+    expect(flattenConditionals(either.join('\n'), true)).toBe(lines(either, [0, 2, 3, 5]));
+  });
   it('leaves text without conditionals, and other directives, as they are', () => {
     const src = '#include <a.h>\n#define X 1\n#pragma once\n#region R\nint x;\n#endregion\n';
     expect(flattenConditionals(src)).toBe(src);
   });
 });
 
-describe('rewriteMacros', () => {
-  it('drops attribute-like macros between words, keeping each offset', () => {
-    for (const [line, macro] of [
-      ['int CJSON_CDECL main(void)', 'CJSON_CDECL'],
-      ['static void *CJSON_CDECL failing_realloc(void *p)', 'CJSON_CDECL'],
-      ['FMT_API void vprint(FILE* f);', 'FMT_API'],
-      ['class SPDLOG_API logger {', 'SPDLOG_API'],
-      ['[[noreturn]] SPDLOG_API void throw_ex(int e);', 'SPDLOG_API'],
-      ['void (WINAPI *fn)(void);', 'WINAPI'],
-      ['log_msg(log_msg &&m) SPDLOG_NOEXCEPT {', 'SPDLOG_NOEXCEPT'],
-      ['void SPDLOG_INLINE', 'SPDLOG_INLINE'],
-      ['  SPDLOG_TRY {', 'SPDLOG_TRY'],
-    ]) {
-      expect(macroLine(line)).toBe(gone(line, macro));
-    }
-  });
-  it('keeps upper-case types, calls and values', () => {
-    for (const line of ['static BOOL f(HANDLE h, DWORD n);', 'x = MAX_SIZE + 1;', 'return CHECK_OK(x);', 'FILE *fp = NULL;'])
-      expect(macroLine(line)).toBe(line);
-  });
-  it('blanks a line that is one invocation, and opens a function or a loop for a macro that ends with `{`', () => {
-    for (const line of ['FMT_BEGIN_NAMESPACE', 'TEST_CASE(25)', '  MOCK_METHOD(void, f, (int));', 'X(1)', 'DEFINE_HANDLERS(uv)'])
-      expect(macroLine(line)).toBe(gone(line, line));
-    // In C a lower-case name alone without `;` is a macro; in C++ it is a constructor's head.
-    expect(rewriteMacros('declare_tests(suite)', [0], true)).toBe(gone('declare_tests(suite)', 'declare_tests(suite)'));
-    expect(macroLine('  explicit logger(std::string name)')).toBe('  explicit logger(std::string name)');
-    for (const line of ['  register_handler(h);', '  logger(std::string name);']) expect(macroLine(line)).toBe(line);
-    expect(macroLine('TEST_IMPL(idna_toascii) {')).toBe('int f' + ' '.repeat(16) + '() {');
-    expect(macroLine('  uv__queue_foreach(q, &loop->handles) {')).toBe('  if' + ' '.repeat(15) + '(q, &loop->handles) {');
-  });
-  it('reads macro arguments and template macros as the parser can', () => {
-    const arg = '  ctx = container_of(req, struct poll_ctx, fs_req);';
-    expect(macroLine(arg)).toBe(gone(arg, 'struct'));
-    const tmpl = 'template <typename T, FMT_ENABLE_IF(is_integral<T>::value)>';
-    expect(macroLine(tmpl)).toBe(gone(tmpl, ', FMT_ENABLE_IF(is_integral<T>::value)'));
-    const two = 'template <typename S,\n          FMT_ENABLE_IF(is_char<S>::value)>';
-    expect(rewriteMacros(two, [1])).toBe(gone(two, ',', 'FMT_ENABLE_IF(is_char<S>::value)'));
-    expect(macroLine('  logger(std::string name, const handlers &h = {});')).toBe('  logger(std::string name, const handlers &h = 0 );');
-  });
-  it('touches only the error rows and the two code lines above each', () => {
-    const src = ['FMT_A', 'FMT_B', '', 'FMT_C', 'int x;', 'FMT_D', 'FMT_E'];
-    expect(rewriteMacros(src.join('\n'), [4])).toBe(lines(src, [1, 3]));
+describe('blankDirectiveComments', () => {
+  it('blanks the block comments of a continued directive only', () => {
+    const src = '#define M(a) \\\n  do { /* one */ \\\n    f(a); /* two */ \\\n  } while (0)\nint x; /* kept */\n#define N 1 /* kept */\n';
+    expect(blankDirectiveComments(src)).toBe(gone(src, '/* one */', '/* two */'));
+    expect(blankDirectiveComments('int x; /* a */\n')).toBe('int x; /* a */\n');
   });
 });
 
@@ -99,6 +54,23 @@ describe('recovery through parse()', () => {
   const cases: [string, 'c' | 'cpp' | 'csharp', string][] = [
     ['a calling convention (C)', 'c', '#define CJSON_CDECL __cdecl\nint CJSON_CDECL main(void)\n{\n  return 0;\n}\n'],
     ['a macro opening a namespace (C++)', 'cpp', 'FMT_BEGIN_NAMESPACE\nnamespace detail {\nint f() { return 1; }\n}\nFMT_END_NAMESPACE\n'],
+    [
+      'a C header with C++ in its `#ifdef __cplusplus` branch',
+      'c',
+      '#ifdef __cplusplus\ntemplate <typename T> struct wrap { T v; };\n#else\nstruct wrap { int v; };\n#endif\nint count(void);\n',
+    ],
+    ['an X-macro inside an enum (C)', 'c', '#define MY_KINDS(X) X(a) X(b)\nenum kind {\n#define X(n) K_##n,\n  MY_KINDS(X)\n#undef X\n  K_LAST\n};\n'],
+    ['a comment inside a multi-line #define (C)', 'c', '#define M(a) \\\n  do { /* once */ \\\n    f(a); \\\n  } while (0)\n\nint x;\n'],
+    [
+      'annotations and a type argument (C)',
+      'c',
+      'void die(const char *fmt, ...) MY_PRINTF(1, 2);\nstatic const MY_FLOAT zero = 0;\nchar *next(va_list ap) { return va_arg(ap, char *); }\n',
+    ],
+    [
+      'a multi-line check, `if` and `catch` macros (C++)',
+      'cpp',
+      'void f() {\n  MY_CHECK(compare(\n      1,\n      2))\n  if MY_CONSTEXPR (sizeof(int) > 2) {\n  }\n  MY_TRY {\n    g();\n  }\n  MY_CATCH(...) {}\n}\n',
+    ],
     [
       'an #if inside a base list (C#)',
       'csharp',
@@ -118,6 +90,16 @@ describe('recovery through parse()', () => {
     const tree = await parse('c', src);
     expect(tree.rootNode.text).toBe(src);
     tree.delete();
+  });
+});
+
+describe('a multi-line invocation that recovery blanked', () => {
+  it('is a header closed by its last line, its middle lines its children', async () => {
+    const src = ['void f(void) {', '  MY_CHECK(compare(', '      1,', '      2))', '  g();', '}', ''].join('\n');
+    const s = await analyze(src, 'c');
+    expect(s.errorCount).toBe(0);
+    expect([s.blockEnd[1], s.closer[1]]).toEqual([3, 3]);
+    expect([s.parent[2], s.parent[3]]).toEqual([1, 1]);
   });
 });
 
