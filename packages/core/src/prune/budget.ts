@@ -129,6 +129,7 @@ function* complete(ctx: SelectionContext, keep: Uint8Array, reason: Uint8Array, 
   // Locals: this loop runs at every bias tried, and field loads on a context of several shapes
   // (the ways of one fit) are the slow kind in the one-shot CLI's baseline code.
   const { costs, structure } = ctx;
+  dropLoneBlanks(keep, structure);
   let tokens = 0;
   let t = 0;
   let runs = 0;
@@ -158,6 +159,30 @@ function* complete(ctx: SelectionContext, keep: Uint8Array, reason: Uint8Array, 
     t = e + 1;
   }
   return { keep, reason, estimatedTokens: tokens, bias };
+}
+
+/**
+ * Blank lines kept with elided lines on both sides (or an elided line and the file's edge) show
+ * nothing and split one marker into two: a decode that keeps blank lines for their neighbours'
+ * sake (the lexical scorer scores a blank line like the lines around it) leaves them between
+ * elided definitions. They are left out, so their tokens and the extra marker go to code.
+ */
+function dropLoneBlanks(keep: Uint8Array, st: FileStructure): void {
+  const n = keep.length;
+  let t = 0;
+  while (t < n) {
+    if (!keep[t] || st.kind[t] !== LineKind.Blank) {
+      t++;
+      continue;
+    }
+    let e = t;
+    while (e + 1 < n && keep[e + 1] && st.kind[e + 1] === LineKind.Blank) e++;
+    const before = t > 0 ? keep[t - 1] === 1 : null;
+    const after = e + 1 < n ? keep[e + 1] === 1 : null;
+    // Elided on both sides, or on one side with the file's edge on the other.
+    if (before !== true && after !== true && (before === false || after === false)) for (let x = t; x <= e; x++) keep[x] = 0;
+    t = e + 1;
+  }
 }
 
 /** Decode at `bias`, repair, fill gaps cheaper than their marker, and estimate the tokens. */

@@ -350,3 +350,18 @@ describe('shallow repair under tight budgets', () => {
     expect(full.keptLines).toEqual([1, 2, 3, 25]);
   });
 });
+
+describe('blank lines between elided runs', () => {
+  it('are left out: no two markers with only blank lines between them, at any budget (lexical scorer)', async () => {
+    const methods = ['of', 'same', 'add', 'sub', 'times', 'rounded', 'is_zero', 'neg'].map(
+      (m, i) => `    def ${m}(self, other):\n        self._check(other)\n        return Money(self.amount + other.amount * ${i}, self.currency)\n`,
+    );
+    const text = `from decimal import Decimal\n\n\nclass Money:\n    amount: Decimal\n    currency: str = "EUR"\n\n${methods.join('\n')}`;
+    const query = 'Money.rounded rounds the amount with banker rounding';
+    for (let tokens = 40; tokens <= 200; tokens += 5) {
+      const r = await prune(text, { query, tokens, language: 'python' });
+      expect(r.text).not.toMatch(/# …\n(?:[ \t]*\n)+[ \t]*# …/);
+      expectFaithful(text, r);
+    }
+  });
+});
