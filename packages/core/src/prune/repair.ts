@@ -63,15 +63,11 @@ export interface RepairIndex {
    */
   openTag: Int32Array;
   /**
-   * 1 for the header of a class-like container (class, interface, enum, namespace, struct, trait,
-   * impl, module) whose members do not parse without it: shallow repair keeps it.
+   * 1 for the header of a class-like definition (FileStructure.classLike) whose members do not
+   * parse without it (GrammarTable.membersStandAlone): shallow repair keeps it; null: none.
    */
-  container: Uint8Array;
+  container: Uint8Array | null;
 }
-
-/** A class-like container's header line (modifiers, then the keyword). */
-const CONTAINER_HEAD =
-  /^\s*(?:(?:export|default|declare|abstract|public|private|protected|internal|static|sealed|final|partial|pub(?:\([^)]*\))?|unsafe)\s+)*(?:class|interface|enum|namespace|module|struct|trait|impl|object|record)\b/;
 
 const TRY_HEAD = /^\s*(?:\}\s*)?(?:try|begin)\b/;
 
@@ -82,12 +78,10 @@ export function buildRepairIndex(st: FileStructure, lines: string[], language: L
   const headerSpan = new Uint8Array(st.lineCount);
   const needsBody = new Uint8Array(st.lineCount);
   const openTag = new Int32Array(st.lineCount).fill(-1);
-  const container = new Uint8Array(st.lineCount);
   let tag = -1;
   const table = languageEntry(language);
   const openTagLine = table?.openTag;
   const headerNeedsBody = table?.headerNeedsBody === true;
-  const membersNeedContainer = table?.membersStandAlone !== true;
   for (let t = 0; t < st.lineCount; t++) {
     if (openTagLine) {
       if (openTagLine.test(lines[t] ?? '')) tag = t;
@@ -106,8 +100,8 @@ export function buildRepairIndex(st: FileStructure, lines: string[], language: L
     }
     const c = st.closer[t];
     if (c >= 0 && c !== t && opener[c] < 0) opener[c] = t;
-    if (membersNeedContainer && st.kind[t] === LineKind.DefHeader && CONTAINER_HEAD.test(lines[t] ?? '')) container[t] = 1;
   }
+  const container = table?.membersStandAlone === true ? null : (st.classLike ?? null);
   return { companions, opener, needsHandler, headerSpan, needsBody, openTag, container };
 }
 
@@ -195,7 +189,7 @@ export function* repairSteps(
         }
       }
       const p = st.parent[l];
-      if (!(opts.shallow && definesScope(st, index, l) && !(p >= 0 && index.container[p]))) add(p, Reason.Repair, isBody(l));
+      if (!(opts.shallow && definesScope(st, index, l) && !(p >= 0 && index.container?.[p]))) add(p, Reason.Repair, isBody(l));
       if (st.blockEnd[l] >= 0) add(st.closer[l], Reason.Repair);
       add(index.opener[l], Reason.Repair);
       add(index.openTag[l], Reason.Repair);

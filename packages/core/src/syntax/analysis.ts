@@ -61,6 +61,7 @@ export abstract class AnalysisState {
   readonly blockEnd: Int32Array;
   readonly closer: Int32Array;
   readonly firstBodyLine: Int32Array;
+  readonly classLike: Uint8Array;
   readonly companionGroup: Int32Array;
   readonly spans: number[] = [];
   readonly definedNames = new Map<number, string[]>();
@@ -83,6 +84,7 @@ export abstract class AnalysisState {
     this.blockEnd = new Int32Array(n).fill(-1);
     this.closer = new Int32Array(n).fill(-1);
     this.firstBodyLine = new Int32Array(n).fill(-1);
+    this.classLike = new Uint8Array(n);
     this.companionGroup = new Int32Array(n).fill(-1);
   }
 

@@ -154,6 +154,7 @@ export class Analyzer extends CompoundAnalysis {
     while (row < headerEnd && (this.isDecoratorLine(row) || this.kind[row] === LineKind.Comment)) row++;
     const fn = !this.t.classLike.has(nt);
     this.openSegment({ row, node: n, body }, ctx, LineKind.DefHeader, -1, this.endTokenRow(n), s0, fn);
+    if (!fn && row < this.classLike.length) this.classLike[row] = 1;
     this.define(row, names, ctx.parent);
   }
 

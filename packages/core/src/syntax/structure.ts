@@ -58,6 +58,7 @@ function* finishSteps(a: Analyzer, errorCount: number, nestingOf: (spanStart: In
     blockEnd: a.blockEnd,
     closer: a.closer,
     firstBodyLine: a.firstBodyLine,
+    classLike: a.classLike,
     companionGroup: a.companionGroup,
     useOffsets,
     useTargets,

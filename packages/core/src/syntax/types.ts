@@ -64,6 +64,11 @@ export interface FileStructure {
    */
   firstBodyLine: Int32Array;
   /**
+   * 1 at the header of a class-like definition (GrammarTable.classLike: class, interface, enum,
+   * namespace, …), whose members may not parse without it. Absent where no tree was read.
+   */
+  classLike?: Uint8Array;
+  /**
    * Control-flow companions: all header/clause lines of one compound statement share a group id
    * (if/elif/else, try/except/else/finally, try/catch/finally, do/while, switch and its closer
    * line); -1 for lines in no group. Group ids are the header line of the compound statement.

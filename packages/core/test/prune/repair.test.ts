@@ -255,6 +255,7 @@ describe('AST-aware repair', () => {
         blockEnd: closers ? { 0: 4, 1: 3 } : { 0: 2, 1: 2 },
         closer: closers ? { 0: 4, 1: 3 } : {},
         firstBodyLine: closers ? {} : { 0: 1, 1: 2 },
+        classLike: [0],
         language,
       });
       const keep = new Uint8Array(st.lineCount);

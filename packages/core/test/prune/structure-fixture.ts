@@ -13,6 +13,8 @@ export function handStructure(
     companionGroup?: Record<number, number>;
     uses?: Record<number, number[]>;
     spans?: [number, number][];
+    /** Rows of class-like headers (FileStructure.classLike). */
+    classLike?: number[];
     language?: LanguageId;
   },
 ): FileStructure {
@@ -47,6 +49,7 @@ export function handStructure(
     blockEnd: fill(spec.blockEnd),
     closer: fill(spec.closer),
     firstBodyLine: fill(spec.firstBodyLine),
+    ...(spec.classLike ? { classLike: Uint8Array.from({ length: lines }, (_, i) => (spec.classLike!.includes(i) ? 1 : 0)) } : {}),
     companionGroup: fill(spec.companionGroup),
     useOffsets,
     useTargets: Int32Array.from(targets),

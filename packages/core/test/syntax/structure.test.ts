@@ -326,3 +326,24 @@ describe('analyzeTree: comments between a header and its first statement', () =>
     expect([py.parent[1], py.parent[2], py.parent[3]]).toEqual([0, 0, 0]);
   });
 });
+
+describe('classLike', () => {
+  it('marks the headers of class-like definitions only (GrammarTable.classLike)', async () => {
+    const src = [
+      'export class Client {',
+      '  send(req: Req) {',
+      '    return 1;',
+      '  }',
+      '}',
+      'function make() {',
+      '  return new Client();',
+      '}',
+      'module.exports = function f() {',
+      '  return 2;',
+      '};',
+      '',
+    ];
+    const st = await analyze(src.join('\n'), 'typescript');
+    expect(Array.from(st.classLike ?? [])).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+  });
+});
