@@ -73,7 +73,7 @@ export function pairDirectives(lines: readonly string[], a: DirectiveArrays, par
 }
 
 /**
- * A macro's invocation over several lines that recovery blanked (shims-preprocessor.ts:
+ * A macro's invocation over several lines that recovery blanked (shims-macros.ts:
  * `CHECK(f(a,\n  b))`): its first line is a header whose closer is its last, the lines between are
  * its children, so that an output keeps its last line only with its first.
  */

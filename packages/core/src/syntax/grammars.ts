@@ -23,7 +23,7 @@ import {
 } from './import-names.js';
 import { typeOf } from './nodecache.js';
 import { C_MACROS, CPP_MACROS } from './shims-macros.js';
-import { C_PREPROCESSOR, CONDITIONALS, PREPROCESSOR, type RecoveryShim } from './shims-preprocessor.js';
+import { C_PREPROCESSOR, CONDITIONALS, CPP_PREPROCESSOR, type RecoveryShim } from './shims-preprocessor.js';
 import { javascriptShims, typescriptShims } from './shims-typescript.js';
 import type { LanguageId } from './types.js';
 
@@ -409,7 +409,7 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     aliases: ['cpp', 'c++', 'cxx', 'cc', 'hpp', 'cplusplus'],
     grammarFile: 'tree-sitter-cpp.wasm',
     lineComment: '//',
-    recover: [PREPROCESSOR, CPP_MACROS],
+    recover: [CPP_PREPROCESSOR, CPP_MACROS],
     directives: true,
     detectWithoutMargin: true,
     importNames: cppImportNames,

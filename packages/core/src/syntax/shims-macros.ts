@@ -469,7 +469,7 @@ function blankDefines(lines: string[], rows: readonly number[]): boolean {
 
 /** The macro rules on the lines around the error rows (`lowerCaseMacros`: see rewriteMacroLine). */
 export function rewriteMacros(text: string, rows: readonly number[], lowerCaseMacros = false, everywhere = false): string {
-  // The comments in continued directives too: PREPROCESSOR's try is dropped when other errors hide its gain.
+  // The comments in continued directives too: the preprocessor shim's try is dropped when other errors hide its gain.
   const pre = blankDirectiveComments(text);
   const lines = pre.split('\n');
   let changed = rewriteSpans(lines, rows);

@@ -109,18 +109,12 @@ export function blankDirectiveComments(text: string): string {
   return changed ? lines.join('\n') : text;
 }
 
-/** C# (its `#if` only), then C and C++ (their macros too). */
+/** C#: its `#if`s flattened (it has no macros). */
 export const CONDITIONALS: RecoveryShim = { rewrite: (text) => flattenConditionals(text), rounds: 1, perRow: false, everywhere: false };
-/** C, C++: the conditionals flattened, and the comments inside continued directives blanked. */
-export const C_PREPROCESSOR: RecoveryShim = {
-  rewrite: (text) => blankDirectiveComments(flattenConditionals(text, true)),
-  rounds: 1,
-  perRow: false,
-  everywhere: false,
-};
-export const PREPROCESSOR: RecoveryShim = {
-  rewrite: (text) => blankDirectiveComments(flattenConditionals(text)),
-  rounds: 1,
-  perRow: false,
-  everywhere: false,
-};
+
+/** C (`c`: not the C++-only branches) and C++: the conditionals flattened, and the comments inside continued directives blanked. */
+function preprocessor(c: boolean): RecoveryShim {
+  return { rewrite: (text) => blankDirectiveComments(flattenConditionals(text, c)), rounds: 1, perRow: false, everywhere: false };
+}
+export const C_PREPROCESSOR = preprocessor(true);
+export const CPP_PREPROCESSOR = preprocessor(false);
