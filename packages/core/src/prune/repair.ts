@@ -37,6 +37,8 @@ export interface RepairOptions {
    * member of where a method does not parse without it (RepairIndex.container).
    */
   shallow?: boolean;
+  /** With `shallow`: control headers (if, for, try, else) are not kept for the lines inside them either; only the innermost definition's. */
+  flat?: boolean;
 }
 
 /** Lookups the closure needs, built once per structure. */
@@ -188,7 +190,8 @@ export function* repairSteps(
           if (!named) add(a + 1, Reason.Repair);
         }
       }
-      const p = st.parent[l];
+      let p = st.parent[l];
+      if (opts.flat) while (p >= 0 && !definesScope(st, index, p) && !index.container?.[p]) p = st.parent[p];
       if (!(opts.shallow && definesScope(st, index, l) && !(p >= 0 && index.container?.[p]))) add(p, Reason.Repair, isBody(l));
       if (st.blockEnd[l] >= 0) add(st.closer[l], Reason.Repair);
       add(index.opener[l], Reason.Repair);
@@ -224,7 +227,8 @@ export function* repairSteps(
 
 /** A definition's header, decorator or closer: what shallow repair keeps without the scopes around it. */
 function definesScope(st: FileStructure, index: RepairIndex, l: number): boolean {
-  const k = st.kind[l];
+  // A line of a multi-line header (parameters, type parameters) is its header's.
+  const k = st.kind[st.spanStart[l]];
   if (k === LineKind.DefHeader || k === LineKind.Decorator) return true;
   const o = index.opener[l];
   return o >= 0 && st.kind[o] === LineKind.DefHeader;

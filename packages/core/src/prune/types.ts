@@ -37,6 +37,10 @@ export interface PruneTuning {
   packerValue?: number;
   /** Budgets under this many tokens: a definition does not drag in the headers of the scopes around it (default prune/pipeline.ts SHALLOW_BELOW; 0 = never). */
   shallowBelow?: number;
+  /** Budgets under this many tokens and under 1/flatRatio of the file: control headers are not kept for the lines inside them (default prune/pipeline.ts FLAT_BELOW; 0 = never). Not Python. */
+  flatBelow?: number;
+  /** See flatBelow (default FLAT_RATIO). */
+  flatRatio?: number;
 }
 
 export interface PruneOptions {

@@ -351,6 +351,30 @@ describe('shallow repair under tight budgets', () => {
   });
 });
 
+describe('flat repair under deep compression', () => {
+  // The `if` around the evidence closes on a three-line `} else if (`: full or shallow repair
+  // pays for it and the `if` around that, and at 8× nothing of the evidence fits.
+  const filler = Array.from({ length: 30 }, (_, i) => `  const header${i} = options.headers?.get("x-${i}") ?? defaults[${i}];`).join('\n');
+  const text = `export function createFetch(defaults) {\n  return async function send(request, options) {\n${filler}\n    if (options.body && isPayloadMethod(options.method)) {\n      if (isJSONSerializable(options.body)) {\n        options.body = JSON.stringify(options.body);\n      } else if (\n        ("pipeTo" in options.body && typeof options.body.pipeTo === "function") ||\n        typeof options.body.pipe === "function"\n      ) {\n        options.duplex = "half";\n      }\n    }\n    return fetch(request, options);\n  };\n}\n`;
+  const query = 'stringify JSON serializable request bodies';
+
+  it('keeps the evidence with its innermost definition, not the control headers around it, and still parses', async () => {
+    const r = await prune(text, { query, ratio: 8, language: 'javascript', scorer: 'lexical' });
+    expect(r.stats.budgetTokens).toBe(84);
+    expect(r.keptLines).toEqual([2, 34, 35, 36, 37, 38, 39, 41, 44]);
+    expect(r.stats.outputParseOk).toBe(true);
+    expectFaithful(text, r);
+    const shallow = await prune(text, { query, ratio: 8, language: 'javascript', scorer: 'lexical', tuning: { flatBelow: 0 } });
+    expect(shallow.keptLines).toEqual([1, 2, 32, 33, 42, 43, 44, 45]);
+  });
+
+  it('is not used at 4× (a fix often edits the `if` line that full repair keeps)', async () => {
+    const at4 = await prune(text, { query, ratio: 4, language: 'javascript', scorer: 'lexical' });
+    const unflat = await prune(text, { query, ratio: 4, language: 'javascript', scorer: 'lexical', tuning: { flatBelow: 0 } });
+    expect(at4.keptLines).toEqual(unflat.keptLines);
+  });
+});
+
 describe('blank lines between elided runs', () => {
   it('are left out: no two markers with only blank lines between them, at any budget (lexical scorer)', async () => {
     const methods = ['of', 'same', 'add', 'sub', 'times', 'rounded', 'is_zero', 'neg'].map(

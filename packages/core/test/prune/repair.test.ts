@@ -226,25 +226,52 @@ describe('AST-aware repair', () => {
     expect([...keep].flatMap((k, i) => (k ? [i] : []))).toEqual([0, 1, 2, 3, 5, 7, 8]);
   });
 
+  // A function in a function, an `if` in the inner one.
+  const NESTED_LINES = ['function makeClient(http) {', '  function send(req) {', '    if (req.retry) {', '      return http.retry(req);', '    }', '  }', '}'];
+  const nested = handStructure(7, {
+    kind: [K.DefHeader, K.DefHeader, K.ControlHeader, K.Code, K.Closer, K.Closer, K.Closer],
+    parent: [-1, 0, 1, 2, 1, 0, -1],
+    blockEnd: { 0: 6, 1: 5, 2: 4 },
+    closer: { 0: 6, 1: 5, 2: 4 },
+    language: 'typescript',
+  });
+  const closeNested = (keptLine: number, over: Partial<RepairOptions>) => {
+    const keep = new Uint8Array(7);
+    const reason = new Uint8Array(7);
+    keep[keptLine] = 1;
+    reason[keptLine] = Reason.Evidence;
+    repairKeepSet(keep, reason, nested, options('typescript', over), buildRepairIndex(nested, NESTED_LINES, 'typescript'));
+    return [...keep].flatMap((k, i) => (k ? [i] : []));
+  };
+
   it('shallow: a function keeps its own header, closer and control headers, not the function around it', () => {
-    const LINES = ['function makeClient(http) {', '  function send(req) {', '    if (req.retry) {', '      return http.retry(req);', '    }', '  }', '}'];
+    expect(closeNested(3, { shallow: true })).toEqual([1, 2, 3, 4, 5]);
+    expect(closeNested(3, { shallow: false })).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+
+  it('shallow: a line of a multi-line definition header is the header, and does not bring the scope around it', () => {
+    // The header's continuation lines have the outer function as parent (they are not in the inner body).
+    const LINES = ['export function createFetch() {', '  const raw = async function (', '    request,', '  ) {', '    return send(request);', '  };', '}'];
     const ts = handStructure(7, {
-      kind: [K.DefHeader, K.DefHeader, K.ControlHeader, K.Code, K.Closer, K.Closer, K.Closer],
-      parent: [-1, 0, 1, 2, 1, 0, -1],
-      blockEnd: { 0: 6, 1: 5, 2: 4 },
-      closer: { 0: 6, 1: 5, 2: 4 },
+      kind: [K.DefHeader, K.DefHeader, K.Code, K.Code, K.Code, K.Closer, K.Closer],
+      parent: [-1, 0, 0, 0, 1, 0, -1],
+      blockEnd: { 0: 6, 1: 5 },
+      closer: { 0: 6, 1: 5 },
+      spans: [[1, 3]],
       language: 'typescript',
     });
-    const close = (shallow: boolean) => {
-      const keep = new Uint8Array(7);
-      const reason = new Uint8Array(7);
-      keep[3] = 1;
-      reason[3] = Reason.Evidence;
-      repairKeepSet(keep, reason, ts, options('typescript', { shallow }), buildRepairIndex(ts, LINES, 'typescript'));
-      return [...keep].flatMap((k, i) => (k ? [i] : []));
-    };
-    expect(close(true)).toEqual([1, 2, 3, 4, 5]);
-    expect(close(false)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    const keep = new Uint8Array(7);
+    const reason = new Uint8Array(7);
+    keep[4] = 1;
+    reason[4] = Reason.Evidence;
+    repairKeepSet(keep, reason, ts, options('typescript', { shallow: true }), buildRepairIndex(ts, LINES, 'typescript'));
+    expect([...keep].flatMap((k, i) => (k ? [i] : []))).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('flat: a line keeps its innermost definition, not the control headers between', () => {
+    expect(closeNested(3, { shallow: true, flat: true })).toEqual([1, 3, 5]);
+    // A kept control header still closes its own block.
+    expect(closeNested(2, { shallow: true, flat: true })).toEqual([1, 2, 4, 5]);
   });
 
   it('shallow: a method keeps the class it is a member of where it does not parse alone (TypeScript), not in Python', () => {

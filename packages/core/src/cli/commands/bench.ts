@@ -164,6 +164,8 @@ const TUNING_KEYS = [
   'packerValue',
   'variants',
   'shallowBelow',
+  'flatBelow',
+  'flatRatio',
 ] as const satisfies readonly (keyof PruneTuning)[];
 
 /** `--tune maxWholeSpan=6,clueWeight=0`: the pipeline's tuned constants, for sweeps on the validation corpus. */
