@@ -100,10 +100,16 @@ const CONTINUES = /(?:[=(+\-*/%|&?<[]|\breturn)\s*$|^\s*(?:(?:else\s+)?if|for|wh
 /** A line's code, without its comments (a line inside a block comment's `*` lines: nothing). */
 function codeOf(line: string): string {
   if (/^\s*\*/.test(line)) return '';
-  return line.replace(/\/\*.*?(?:\*\/|$)/g, ' ').replace(/\/\/.*$/, '');
+  // The end of a block comment opened on a line above: `   or older compilers.  */`.
+  const open = line.indexOf('/*');
+  const close = line.indexOf('*/');
+  const tail = close >= 0 && (open < 0 || close < open) ? ' '.repeat(close + 2) + line.slice(close + 2) : line;
+  return tail.replace(/\/\*.*?(?:\*\/|$)/g, ' ').replace(/\/\/.*$/, '');
 }
 /** `template class NAME<…>;` (an explicit instantiation: `class` or `struct`, and no body). */
 const EXPLICIT_INSTANTIATION = /^(\s*(?:extern\s+)?template\s+)(class|struct)(?=\s+[^{;]+;\s*(?:\/\/.*)?\r?$)/;
+/** The same, its arguments going on to the next line: `template class A<T,` / `  &B::c>;`. */
+const CONTINUED_INSTANTIATION = /^(\s*(?:extern\s+)?template\s+)(class|struct)(?=\s+[A-Za-z_][\w:]*\s*<)/;
 /** `class`, `struct` or `union` and a macro with arguments: `class NAME(`. */
 const TAG_MACRO = /\b(class|struct|union)\s+([A-Z][A-Z0-9_]*)\s*\(/g;
 /** A macro for `catch`. */
@@ -119,14 +125,20 @@ const TEMPLATE_MACRO = /,\s*([A-Z][A-Z0-9_]*)\s*\(/g;
  */
 function rewriteMacroLine(original: string, lowerCaseMacros: boolean, prev: () => string = () => '', next: () => string = () => ''): string {
   if (/^\s*#/.test(original)) return original;
+  const annotation = continuedAnnotation(original, prev);
+  if (annotation !== original) return annotation;
+  if (specifierLine(original, next)) return blank(original);
   // A function's head at the top level, its `{` on the next line: `YY_DECL\n{`, `TEST_IMPL(name)\n{`.
-  const head = () => !original.includes(';') && /^\{/.test(next());
+  // Not after a label (`case 4:\nYY_RULE_SETUP\n{`): that `{` is a block of the statement the macro ends.
+  const head = () => !original.includes(';') && /^\{/.test(next()) && !/:\s*$/.test(prev());
   const lone = LONE_NAME.exec(original);
   if (lone && isMacro(lone[1]) && /^[A-Z]/.test(original) && original.trimEnd().length >= 7 && head()) return functionHead(original, original.trimEnd().length);
   // Not a value that continues the line before: `x =\n    DEFAULT_SEPS;`.
   if (lone) return isMacro(lone[1]) && !CONTINUES.test(prev()) ? blank(original) : original;
   // An explicit instantiation, which tree-sitter-cpp reads with a declarator missing: `template class a::b<T>;`.
-  const inst = EXPLICIT_INSTANTIATION.exec(original);
+  const inst =
+    EXPLICIT_INSTANTIATION.exec(original) ??
+    (/^[^{;]*,\s*(?:\/\/.*)?\r?$/.test(original) && /^[^{]*>\s*;/.test(next()) ? CONTINUED_INSTANTIATION.exec(original) : null);
   const line = dropTagMacros(inst ? inst[1] + ' '.repeat(inst[2].length) + original.slice(inst[0].length) : original);
   const call = INVOCATION.exec(line);
   if (call && !KEYWORDS.has(call[2])) {
@@ -138,7 +150,12 @@ function rewriteMacroLine(original: string, lowerCaseMacros: boolean, prev: () =
       // lower-case name followed by `;` is a call, which the parser reads; without it, in C, it
       // cannot be one (in C++ it is a constructor's head).
       if (call[1] === '' && MACRO_NAME.test(call[2]) && AFTER_LONE_CALL.test(rest) && close + 1 >= 7 && head()) return functionHead(line, close + 1);
-      if (AFTER_LONE_CALL.test(rest) && (MACRO_NAME.test(call[2]) || (lowerCaseMacros && !rest.includes(';'))) && !CONTINUES.test(prev())) return blank(line);
+      if (
+        AFTER_LONE_CALL.test(rest) &&
+        (MACRO_NAME.test(call[2]) || (lowerCaseMacros && !rest.includes(';') && !endsInType(prev()))) &&
+        !CONTINUES.test(prev())
+      )
+        return blank(line);
       if (/^\s*\{/.test(rest)) {
         const indent = call[1];
         if (indent === '') {
@@ -155,11 +172,16 @@ function rewriteMacroLine(original: string, lowerCaseMacros: boolean, prev: () =
       }
     }
   }
-  let out = line.replace(UPPER_WORD, (name: string, _n: string, at: number) => {
+  const strings = stringMacros(lowerCaseSpecifiers(line));
+  const callStatement = lowerCaseMacros ? (CALL_STATEMENT.exec(strings)?.[0].length ?? -1) : -1;
+  let out = strings.replace(UPPER_WORD, (name: string, _n: string, at: number) => {
     if (!isMacro(name)) return name;
-    const before = line.slice(0, at);
-    const after = line.slice(at + name.length);
+    const before = strings.slice(0, at);
+    const after = strings.slice(at + name.length);
     const dropped = ' '.repeat(name.length);
+    // A macro that expands to leading arguments of a call statement (C: no constructor to declare):
+    // `f(EV_DEFAULT_ c);`, `ev_loop(EV_DEFAULT_ 0);`.
+    if (at === callStatement && /^[ \t]+[A-Za-z_0-9]/.test(after)) return dropped;
     // Between `if` and its condition: `if FMT_CONSTEXPR20 (x)` (a macro for `constexpr`).
     if (/\bif[ \t]+$/.test(before) && /^[ \t]*\(/.test(after)) return dropped;
     if (/^\s*\(/.test(after)) return name;
@@ -170,7 +192,7 @@ function rewriteMacroLine(original: string, lowerCaseMacros: boolean, prev: () =
     // `void *CJSON_CDECL f(`, `[[noreturn]] SPDLOG_API void`, `f(UNITY_PTR_ATTRIBUTE const T* p`.
     if (/^[ \t]+[A-Za-z_~]/.test(after) && (/^\s*$/.test(before) || /(?:[\w>\]][ \t]+|[*&][ \t]*|[(,][ \t]*)$/.test(before))) return dropped;
     // After a parameter's name, before `,` or `)`: `f(const T& value FMT_LIFETIMEBOUND, int n)`.
-    if (/^\s*[,)]/.test(after) && /[A-Za-z_]\w*[ \t]+$/.test(before) && !TYPE_WORD_BEFORE.test(before) && !/\b(?:template|typedef)\b/.test(before))
+    if (/^\s*[,)]/.test(after) && /[A-Za-z_]\w*(?:\[\w*\])*[ \t]+$/.test(before) && !TYPE_WORD_BEFORE.test(before) && !/\b(?:template|typedef)\b/.test(before))
       return dropped;
     // At the end of a line, after a type: `void SPDLOG_INLINE` (the name is on the next line).
     if (/^[ \t]*\r?$/.test(after) && /[\w>*&][ \t]+$/.test(before)) return dropped;
@@ -186,6 +208,11 @@ function rewriteMacroLine(original: string, lowerCaseMacros: boolean, prev: () =
   // A default argument of `{}` (tree-sitter-cpp reads no braced initializer there): `= 0 `.
   if (out.includes('{')) out = out.replace(/=(\s*)\{\s*\}/g, (m: string, gap: string) => '=' + gap + '0' + ' '.repeat(m.length - gap.length - 2));
   out = out.replace(TAG_ARGUMENT, (_m, lead: string, tag: string) => lead + ' '.repeat(tag.length));
+  // A type as a macro's first argument (`YY_CAST (char *, p)`): a name padded.
+  if (out.includes('*'))
+    out = out.replace(TYPE_FIRST_ARGUMENT, (m: string, lead: string, name: string, type: string) =>
+      isMacro(name) ? lead + 'x' + ' '.repeat(type.length - 1) : m,
+    );
   // A type as a macro's last argument (`va_arg(ap, char *)`, `va_arg(ap, unsigned int)`): a name padded.
   if (out.includes(','))
     out = out.replace(TYPE_ARGUMENT, (m: string, lead: string, type: string) =>
@@ -211,12 +238,193 @@ function rewriteMacroLine(original: string, lowerCaseMacros: boolean, prev: () =
     );
   // A GNU case range: `case 'a' ... 'z':` reads as `case 'a'  +  'z':`.
   if (out.includes('...')) out = out.replace(CASE_RANGE, (_m, head: string, gap: string) => head + gap + ' + ');
-  return dropTemplateMacros(dropArgumentMacros(out));
+  out = dropTemplateMacros(dropArgumentMacros(out));
+  if (out.includes('__')) out = out.replace(UNDERSCORE_ATTRIBUTE, (_m, lead: string, word: string) => lead + ' '.repeat(word.length));
+  return lowerCaseMacros ? out : cppForms(out);
+}
+
+/** An annotation macro with arguments on a line of its own, whose declaration the line before began. */
+const CONTINUED_ANNOTATION = /^(\s+)([A-Z][A-Z0-9_]*)\s*\(/;
+
+/**
+ * `    GUARDED_BY(mu_);` or `    EXCLUSIVE_LOCKS_REQUIRED(mu_) {` after a line that ends in a
+ * declarator or a parameter list (`std::queue<T> queue_`, `Status Recover(VersionEdit* edit)`):
+ * the macro and its arguments blanked, what ends the declaration kept. Else the line itself.
+ */
+function continuedAnnotation(line: string, prev: () => string): string {
+  const m = CONTINUED_ANNOTATION.exec(line);
+  if (!m || !isMacro(m[2])) return line;
+  const close = closingParen(line, m[0].length - 1);
+  if (close < 0) return line;
+  const rest = line.slice(close + 1);
+  if (!/^\s*(?:[;{=]|\r?$|\/[/*])/.test(rest)) return line;
+  const p = prev();
+  if (!/(?:[)\]]|\w)\s*$/.test(p) || CONTINUES.test(p) || /^\s*#/.test(p) || /\b(?:return|else|do|case|goto)\s*$/.test(p)) return line;
+  return m[1] + ' '.repeat(close + 1 - m[1].length) + rest;
+}
+
+/** Whether a line of code ends in a type, its declarator on the next line (`static void` / `gethex(…)`). */
+function endsInType(code: string): boolean {
+  return /(?:\b[a-z_]\w*|\*)\s*$/.test(code) && !/^\s*#/.test(code) && !/\b(?:return|else|do|goto|case|break|continue)\s*$/.test(code);
+}
+
+/** `f(` opening a call statement (its length, for the macro that is its first argument). */
+const CALL_STATEMENT = /^\s+[a-z_]\w*\s*\(\s*(?=[^;]*\)\s*;\s*(?:\/\/.*|\/\*.*\*\/\s*)?\r?$)/;
+/** A compiler's attribute spelt with two underscores between a type and a declarator: `CFSocketRef __unused s`. */
+const UNDERSCORE_ATTRIBUTE =
+  /(\b(?!(?:const|volatile|static|extern|inline|typedef|register|struct|union|enum|class|return|signed|unsigned|long|short|case)\b)\w+[ \t]+|\*[ \t]*)(__[a-z]+(?:_[a-z]+)*)(?=[ \t]+[A-Za-z_*])/g;
+
+/** The string literals of a line: [start, end) of each, comments and character literals skipped. */
+function stringSpans(line: string): [number, number][] {
+  const spans: [number, number][] = [];
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === '/' && line[i + 1] === '/') break;
+    if (c === '/' && line[i + 1] === '*') {
+      const end = line.indexOf('*/', i + 2);
+      if (end < 0) break;
+      i = end + 1;
+    } else if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < line.length && line[j] !== c) j += line[j] === '\\' ? 2 : 1;
+      if (c === '"') spans.push([i, j + 1]);
+      i = j;
+    }
+  }
+  return spans;
+}
+
+/**
+ * A macro that expands to a string literal, beside one (`"%" PRId64`, `"a" EURO "b"`): a literal
+ * of its length (`"    "`), which the parser concatenates.
+ */
+function stringMacros(line: string): string {
+  if (!line.includes('"')) return line;
+  const spans = stringSpans(line);
+  if (spans.length === 0) return line;
+  let out = line;
+  // Upper case, or upper case first as the format macros are (`PRIu64`, `SCNd32`).
+  const re = /\b[A-Z][A-Z0-9_]*(?:[a-z][A-Z0-9_]*)?\b/g;
+  for (let m = re.exec(line); m; m = re.exec(line)) {
+    const at = m.index;
+    const end = at + m[0].length;
+    if (m[0].length < 3 || NOT_MACROS.has(m[0]) || spans.some(([a, b]) => at >= a && at < b)) continue;
+    const before = line.slice(0, at);
+    const after = line.slice(end);
+    const left = spans.some(([, b]) => b <= at && /^\s*$/.test(line.slice(b, at)));
+    // A literal's prefix is no macro (`LR"(…)"`, `U8"…"`): a gap before the literal, or more letters.
+    const right = spans.some(([a]) => a >= end && (/^\s+$/.test(line.slice(end, a)) || (a === end && m[0].length > 3)));
+    const leftOk = left || /(?:[(,=:?{[]|\breturn)\s*$|^\s*$/.test(before);
+    const rightOk = right || /^\s*(?:[),;:\]}]|\r?$|\/[/*])/.test(after);
+    if ((left || right) && leftOk && rightOk) out = out.slice(0, at) + '"' + ' '.repeat(m[0].length - 2) + '"' + out.slice(end);
+  }
+  return out;
+}
+
+/** Words of a declaration's head that are no type's name (qualifiers, keywords). */
+const HEAD_KEYWORDS = new Set([
+  'static',
+  'extern',
+  'inline',
+  '__inline',
+  '__inline__',
+  'const',
+  'volatile',
+  'register',
+  '_Noreturn',
+  'constexpr',
+  'consteval',
+  'virtual',
+  'explicit',
+  'friend',
+  'thread_local',
+  'mutable',
+]);
+const BUILTIN_TYPES = new Set(['void', 'char', 'short', 'int', 'long', 'float', 'double', 'signed', 'unsigned', 'bool', '_Bool', 'auto', 'wchar_t']);
+/** Words that make a line no function's head (a statement, a tag, a typedef). */
+const NOT_HEAD =
+  /\b(?:return|else|case|goto|new|delete|throw|sizeof|typedef|using|namespace|operator|struct|union|enum|class|template|if|for|while|switch|do)\b/;
+/** The words before a function's or a variable's name at the start of a line: `static void yynoreturn f(`, `my_static int t[] =`. */
+const FUNCTION_HEAD = /^(\s*)((?:[A-Za-z_]\w*[ \t*]+)+?)(\**[ \t]*[A-Za-z_]\w*)[ \t]*[([=;]/;
+
+/**
+ * Lower-case specifier macros in a function's head, which has its type already (a built-in one, or
+ * a name after them): `static void yynoreturn f(`, `ffc_internal ffc_inline size_t f(`: blanked.
+ */
+function lowerCaseSpecifiers(line: string): string {
+  const m = FUNCTION_HEAD.exec(line);
+  // `int n_ GUARDED_BY(mu)`: the name is an annotation's, for the upper-case rules.
+  if (!m || NOT_HEAD.test(m[2]) || (MACRO_NAME.test(m[3].replace(/^[*\s]+/, '')) && m[0].endsWith('('))) return line;
+  const words = [...m[2].matchAll(/[A-Za-z_]\w*/g)];
+  const plain = words.filter((w) => !HEAD_KEYWORDS.has(w[0]) && !BUILTIN_TYPES.has(w[0]));
+  const builtin = words.some((w) => BUILTIN_TYPES.has(w[0]));
+  const drop = builtin ? plain : plain.slice(0, -1);
+  let out = line;
+  for (const w of drop) {
+    if (!/^[a-z_]/.test(w[0]) || /_t$/.test(w[0])) continue;
+    const at = m[1].length + w.index;
+    out = out.slice(0, at) + ' '.repeat(w[0].length) + out.slice(at + w[0].length);
+  }
+  return out;
+}
+
+/** A line of lower-case specifier macros alone, above a function's head that has its type: `ffc_internal ffc_inline`. */
+function specifierLine(line: string, next: () => string): boolean {
+  if (!/^[a-z_]\w*(?:[ \t]+[a-z_]\w*)*[ \t]*\r?$/.test(line)) return false;
+  const words = line.trim().split(/\s+/);
+  if (words.some((w) => HEAD_KEYWORDS.has(w) || BUILTIN_TYPES.has(w) || KEYWORDS.has(w) || NOT_HEAD.test(w))) return false;
+  const m = FUNCTION_HEAD.exec(next());
+  return m !== null && m[1] === '' && !NOT_HEAD.test(m[2]);
+}
+
+/**
+ * C++ that tree-sitter-cpp does not read, in forms it does (same offsets):
+ * - `typename` before a qualified name in an expression: `f(typename T::U(x))`;
+ * - a pointer to member: `void (C::*m)(int) const;` as `void (*m)(int);`, `a.*p` and `a->*p` as products;
+ * - `new T*[n]` as `new T [n]`;
+ * - a default template argument with a qualifier or a pointer: `typename P = const T*>` as `= T>`;
+ * - `operator()<T>(x)` as a call of a template named `operator__`;
+ * - an innermost template in a `>>`: `A<B<C>>::v` as `A<B_C_>::v`;
+ * - `>=` in template arguments: `B<X >= Y>` as `B<X == Y>`;
+ * - an unnamed parameter with a default: `const void* = 0` as `const void*x= 0`.
+ */
+function cppForms(line: string): string {
+  let out = line;
+  if (out.includes('typename')) out = out.replace(/((?:[(,=!&|?:]|\breturn)\s*)typename(?=\s+[\w:<>]*::)/g, (_m, lead: string) => lead + '        ');
+  if (out.includes('::*')) {
+    const member = out.replace(/(\(\s*)((?:[A-Za-z_]\w*(?:<[^()]*>)?::)+)(?=\*)/g, (_m, lead: string, scope: string) => lead + ' '.repeat(scope.length));
+    if (member !== out) out = member.replace(/(\(\s*\*\s*\w+\s*\)\s*\([^()]*\)\s*)const\b/, (_m, head: string) => head + '     ');
+  }
+  if (out.includes('.*')) out = out.replace(/([\w)\]])\.\*(?=\s*[\w(&*])/g, (_m, lead: string) => lead + ' *');
+  if (out.includes('->*')) out = out.replace(/([\w)\]])->\*(?=\s*[\w(&*])/g, (_m, lead: string) => lead + '- *');
+  if (out.includes('new'))
+    out = out.replace(/(\bnew\s+[A-Za-z_][\w:]*(?:<[^;]*?>)?\s*)(\*+)(?=\s*\[)/g, (_m, head: string, stars: string) => head + ' '.repeat(stars.length));
+  if (/\btemplate\s*</.test(out))
+    out = out.replace(
+      /(\b(?:typename|class)\s+\w+\s*=\s*)([^,<>()]*?)(\s*[,>])/g,
+      (_m, head: string, type: string, end: string) => head + type.replace(/\b(?:const|volatile)\b/g, blank).replace(/[*&]+\s*$/, blank) + end,
+    );
+  if (out.includes('operator()')) out = out.replace(/\boperator\(\)(?=\s*<[^<>()]*>\s*\()/g, 'operator__');
+  if (out.includes('>>')) out = out.replace(/\b([A-Za-z_]\w*)<([A-Za-z_][\w:]*)>(?=>)/g, (_m, name: string, arg: string) => name + '_' + arg + '_');
+  if (out.includes('>=')) {
+    let depth = 0;
+    const at: number[] = [];
+    for (let i = 0; i < out.length; i++) {
+      if (out[i] === '<' && /\w/.test(out[i - 1] ?? '') && out[i + 1] !== '<') depth++;
+      else if (out[i] === '>' && out[i + 1] === '=' && depth > 0) at.push(i);
+      else if (out[i] === '>' && depth > 0 && out[i - 1] !== '-') depth--;
+    }
+    for (const i of at) out = out.slice(0, i) + '==' + out.slice(i + 2);
+  }
+  if (out.includes('= ')) out = out.replace(/([(,]\s*(?:const\s+)?[A-Za-z_][\w:]*(?:<[^()]*?>)?\s*[*&]+) (?==)/g, (_m, head: string) => head + 'x');
+  return out;
 }
 
 /** `, T *)` or `, unsigned int)`: words and stars, or a type's keywords, that no expression is. */
 const TYPE_ARGUMENT =
   /(,\s*)((?:(?:unsigned|signed|long|short)[ \t]+)+(?:char|int|long|short|double)|(?:[A-Za-z_]\w*[ \t]+)*[A-Za-z_]\w*[ \t]*\*+)(?=[ \t]*\))/g;
+/** An upper-case macro's `(` and a pointer type before its first `,`: `YY_CAST (char *,`. */
+const TYPE_FIRST_ARGUMENT = /(\b([A-Z][A-Z0-9_]*)\s*\(\s*)((?:(?:const|volatile|struct|union|enum|unsigned|signed)[ \t]+)*[A-Za-z_]\w*[ \t]*\*+)(?=[ \t]*,)/g;
 /** `case X ... Y:` (its `...` after the group). */
 const CASE_RANGE = /(\bcase\b[^:;]*?)(\s)\.\.\.(?=\s)/g;
 /** An upper-case name and its `(`, for dropArgumentMacros. */
@@ -378,6 +586,8 @@ function blankDecltypes(lines: string[], rows: readonly number[]): boolean {
 
 /** A line that opens a macro's invocation: `NAME(` at its start. */
 export const SPAN_CALL = /^\s*([A-Z][A-Z0-9_]*)\s*\(/;
+/** In C, an indented `name(` at the start of a line, in a body: a statement macro when no `;` ends it (`test_cond(a,\n b)`). */
+const LOWER_SPAN_CALL = /^\s+([a-z_]\w*)\s*\(/;
 
 /**
  * The macro invocations over several lines that hold an error row, blanked: one that is a statement
@@ -385,18 +595,21 @@ export const SPAN_CALL = /^\s*([A-Z][A-Z0-9_]*)\s*\(/;
  * parameter list with its comma (`template <typename T,\n FMT_ENABLE_IF(a &&\n b)>`). Whether
  * any was.
  */
-function rewriteSpans(lines: string[], rows: readonly number[]): boolean {
+function rewriteSpans(lines: string[], rows: readonly number[], lowerCaseMacros = false): boolean {
   let changed = blankDecltypes(lines, rows);
   /** Per line, once: the invocation it opens and does not close (its kind and columns), or null. */
-  const openers = new Map<number, { template: boolean; at: number; open: number } | null>();
+  const openers = new Map<number, { template: boolean; at: number; open: number; lower?: boolean } | null>();
   const opener = (s: number) => {
     let o = openers.get(s);
     if (o !== undefined) return o;
     o = null;
     const line = lines[s];
     const call = line.includes('(') ? SPAN_CALL.exec(line) : null;
+    const lower = lowerCaseMacros && !call ? LOWER_SPAN_CALL.exec(line) : null;
     if (call && isMacro(call[1]) && closingParen(line, call[0].length - 1) < 0) {
       o = { template: false, at: 0, open: call[0].length - 1 };
+    } else if (lower && !KEYWORDS.has(lower[1]) && closingParen(line, lower[0].length - 1) < 0 && !CONTINUES.test(s > 0 ? codeOf(lines[s - 1]) : '')) {
+      o = { template: false, at: 0, open: lower[0].length - 1, lower: true };
     } else {
       // `, NAME(` that closes rows below.
       TEMPLATE_MACRO.lastIndex = 0;
@@ -423,7 +636,7 @@ function rewriteSpans(lines: string[], rows: readonly number[]): boolean {
           blankRange(lines, [s, o.at], end);
           changed = true;
         }
-      } else if (AFTER_LONE_CALL.test(rest)) {
+      } else if (o.lower ? /^\s*(?:\/\/.*|\/\*.*\*\/\s*)?\r?$/.test(rest) && !/^\s*\{/.test(lines[end[0] + 1] ?? '') : AFTER_LONE_CALL.test(rest)) {
         blankRange(lines, [s, 0], end);
         changed = true;
       } else if (/^\s*>/.test(rest) && s > 0 && /,\s*\r?$/.test(lines[s - 1])) {
@@ -446,13 +659,17 @@ function rewriteSpans(lines: string[], rows: readonly number[]): boolean {
  */
 function blankDefines(lines: string[], rows: readonly number[]): boolean {
   let changed = false;
+  const original = [...lines];
   for (const r of new Set(rows)) {
     if (r >= lines.length || !/^\s*#\s*(?:define|undef|include)\b/.test(lines[r])) continue;
     const name = /^\s*#\s*define\s+(\w+)\(/.exec(lines[r])?.[1];
     let e = r;
     while (e + 1 < lines.length && /\\\r?$/.test(lines[e])) e++;
     blankRange(lines, [r, 0], [e, lines[e].length - 1]);
+    if (/^\s*#\s*include\b/.test(original[r])) includeAsValue(lines, r);
     changed = true;
+    const undefined_ = /^\s*#\s*undef\s+(\w+)/.exec(original[r])?.[1];
+    if (undefined_) blankXMacroAbove(lines, original, r, undefined_);
     if (!name) continue;
     // An X-macro: `#define X(a) A_##a,`, the lines that take it (`LIST(X)`), and its `#undef X`.
     const undef = new RegExp(`^\\s*#\\s*undef\\s+${name}\\b`);
@@ -467,12 +684,43 @@ function blankDefines(lines: string[], rows: readonly number[]): boolean {
   return changed;
 }
 
+/**
+ * Above an `#undef X` in error: its `#define X(…)` and the `#include` lines between, which expand it
+ * (`enum {\n#define X(a) a,\n#include "list.h"\n#undef X\n};`). An `#include` that an expression
+ * takes (`N =\n#define X(a) +1\n#include "list.h"`) becomes a `0`.
+ */
+function blankXMacroAbove(lines: string[], original: readonly string[], undef: number, name: string): void {
+  const define = new RegExp(`^\\s*#\\s*define\\s+${name}\\(`);
+  for (let x = undef - 1; x >= 0 && x >= undef - MAX_SPAN_ROWS; x--) {
+    if (!define.test(original[x])) continue;
+    let e = x;
+    while (e + 1 < undef && /\\\r?$/.test(original[e])) e++;
+    blankRange(lines, [x, 0], [e, lines[e].length - 1]);
+    for (let y = e + 1; y < undef; y++) {
+      if (!/^\s*#\s*include\b/.test(original[y])) continue;
+      blankRange(lines, [y, 0], [y, lines[y].length - 1]);
+      includeAsValue(lines, y);
+    }
+    return;
+  }
+}
+
+/** A blanked `#include` at `row` that an expression takes (the code above ends in an operator): a `0` there. */
+function includeAsValue(lines: string[], row: number): void {
+  for (let y = row - 1; y >= 0 && y >= row - MAX_SPAN_ROWS; y--) {
+    const code = codeOf(lines[y]);
+    if (code.trim() === '') continue;
+    if (/[=(+\-*/%|&?<[,]\s*$/.test(code) && lines[row].length > 0) lines[row] = '0' + lines[row].slice(1);
+    return;
+  }
+}
+
 /** The macro rules on the lines around the error rows (`lowerCaseMacros`: see rewriteMacroLine). */
 export function rewriteMacros(text: string, rows: readonly number[], lowerCaseMacros = false, everywhere = false): string {
   // The comments in continued directives too: the preprocessor shim's try is dropped when other errors hide its gain.
   const pre = blankDirectiveComments(text);
   const lines = pre.split('\n');
-  let changed = rewriteSpans(lines, rows);
+  let changed = rewriteSpans(lines, rows, lowerCaseMacros);
   const targets = targetRows(lines, rows);
   // Not every directive of the file: only one the parser could not place (an error is reported
   // at the line after an `#undef`).

@@ -127,6 +127,54 @@ describe('rewriteMacros', () => {
     const table = ['static const char *names[] = {', '#include "names.def"', '};'];
     expect(rewriteMacros(table.join('\n'), [1])).toBe(lines(table, [1]));
   });
+  it('reads string macros, continued annotations and lower-case specifiers as the parser can', () => {
+    const fmt = '  sprintf(b, "%" PRId64 "\\n", i);';
+    expect(macroLine(fmt)).toBe(fmt.replace('PRId64', '"    "'));
+    // A literal's prefix stays: `LR"(x)"`.
+    expect(macroLine('  auto s = LR"(x)";')).toBe('  auto s = LR"(x)";');
+    const guarded = 'std::queue<int> q_\n      GUARDED_BY(mu_);';
+    expect(rewriteMacros(guarded, [1])).toBe(gone(guarded, 'GUARDED_BY(mu_)'));
+    const requires = 'void f(int n)\n      REQUIRES(mu_) {';
+    expect(rewriteMacros(requires, [1])).toBe(gone(requires, 'REQUIRES(mu_)'));
+    // After a finished statement it is a statement of its own.
+    expect(rewriteMacros('f(x);\n  CHECK(mu_);', [1])).toBe('f(x);\n' + ' '.repeat(13));
+    expect(rewriteMacros('static void my_noreturn fatal(const char *msg);', [0], true)).toBe(
+      gone('static void my_noreturn fatal(const char *msg);', 'my_noreturn'),
+    );
+    expect(rewriteMacros('my_internal my_inline size_t size(int k) {', [0], true)).toBe(
+      gone('my_internal my_inline size_t size(int k) {', 'my_internal', 'my_inline'),
+    );
+    const above = 'my_internal my_inline\nunsigned long bits(double d) {';
+    expect(rewriteMacros(above, [0], true)).toBe(gone(above, 'my_internal my_inline'));
+    // After a label, a macro on its own line above a `{` ends a statement, not a function's head.
+    expect(rewriteMacros('case 4:\nMY_RULE_SETUP\n{', [1])).toBe(lines(['case 4:', 'MY_RULE_SETUP', '{'], [1]));
+    // A type and its function's name on the next line (K&R style) stay.
+    const knr = 'static void\nparse_hex(char *c, int n)\n{';
+    expect(rewriteMacros(knr, [1], true)).toBe(knr);
+    expect(rewriteMacros('my_type\nparse_hex(int n) {', [0], true)).toBe('my_type\nparse_hex(int n) {');
+    expect(rewriteMacros('  attach(EV_DEFAULT_ c);', [0], true)).toBe(gone('  attach(EV_DEFAULT_ c);', 'EV_DEFAULT_'));
+    expect(rewriteMacros('static void cb(Ref __unused s, const void __unused *d) {', [0], true)).toBe(
+      gone('static void cb(Ref __unused s, const void __unused *d) {', '__unused', '__unused'),
+    );
+    // A type spelt with two underscores stays: `const __m128i x`.
+    expect(macroLine('  const __m128i x = load(p);')).toBe('  const __m128i x = load(p);');
+    expect(rewriteMacros('  p = MY_CAST (char *, q);', [0], true)).toBe('  p = MY_CAST (x     , q);');
+  });
+  it('reads C++ forms tree-sitter-cpp does not, in forms it does', () => {
+    expect(macroLine('  return typename T::Value(t) == t;')).toBe(gone('  return typename T::Value(t) == t;', 'typename'));
+    expect(macroLine('  typedef bool (S::*Test)() const;')).toBe(gone('  typedef bool (S::*Test)() const;', 'S::', 'const'));
+    expect(macroLine('  return s.*(&S::c) + p->*(&S::c);')).toBe('  return s *(&S::c) + p- *(&S::c);');
+    expect(macroLine('  Node** list = new Node*[n];')).toBe('  Node** list = new Node [n];');
+    expect(macroLine('template <typename T, typename P = const T*>')).toBe(gone('template <typename T, typename P = const T*>', 'const', '*'));
+    expect(macroLine('    if (v) operator()<bool>(v);')).toBe('    if (v) operator__<bool>(v);');
+    expect(macroLine('    T, bool_constant<is_arithmetic<result<T>>::value>>')).toBe('    T, bool_constant<is_arithmetic<result_T_>::value>>');
+    expect(macroLine('struct More : Bool<Rank<A>::value >= Rank<B>::value> {};')).toBe('struct More : Bool<Rank<A>::value == Rank<B>::value> {};');
+    // Outside template arguments `>=` stays.
+    expect(macroLine('  if (a >= b) x = y >= z;')).toBe('  if (a >= b) x = y >= z;');
+    expect(macroLine('  void* allocate(int n = 1, const void* = 0);')).toBe('  void* allocate(int n = 1, const void*x= 0);');
+    const inst = 'template class access<tag, std::filebuf,\n    &std::filebuf::file>;';
+    expect(rewriteMacros(inst, [0])).toBe(gone(inst, 'class'));
+  });
   it('touches only the error rows and the two code lines above each', () => {
     const src = ['FMT_A', 'FMT_B', '', 'FMT_C', 'int x;', 'FMT_D', 'FMT_E'];
     expect(rewriteMacros(src.join('\n'), [4])).toBe(lines(src, [1, 3]));
