@@ -172,7 +172,7 @@ function rewriteMacroLine(original: string, lowerCaseMacros: boolean, prev: () =
       }
     }
   }
-  const strings = stringMacros(lowerCaseSpecifiers(line));
+  const strings = stringMacros(lowerCaseSpecifiers(line, next));
   const callStatement = lowerCaseMacros ? (CALL_STATEMENT.exec(strings)?.[0].length ?? -1) : -1;
   let out = strings.replace(UPPER_WORD, (name: string, _n: string, at: number) => {
     if (!isMacro(name)) return name;
@@ -351,8 +351,9 @@ const FUNCTION_HEAD = /^(\s*)((?:[A-Za-z_]\w*[ \t*]+)+?)(\**[ \t]*[A-Za-z_]\w*)[
  * Lower-case specifier macros in a function's head, which has its type already (a built-in one, or
  * a name after them): `static void yynoreturn f(`, `ffc_internal ffc_inline size_t f(`: blanked.
  */
-function lowerCaseSpecifiers(line: string): string {
-  const m = FUNCTION_HEAD.exec(line);
+function lowerCaseSpecifiers(line: string, next: () => string = () => ''): string {
+  // A head whose name is on the next line: `my_internal my_inline uint32_t` / `read4(char *p) {`.
+  const m = FUNCTION_HEAD.exec(line) ?? (TYPE_LINE.test(line) && /^\**[A-Za-z_]\w*\s*\(/.test(next()) ? FUNCTION_HEAD.exec(line.trimEnd() + ' x(') : null);
   // `int n_ GUARDED_BY(mu)`: the name is an annotation's, for the upper-case rules.
   if (!m || NOT_HEAD.test(m[2]) || (MACRO_NAME.test(m[3].replace(/^[*\s]+/, '')) && m[0].endsWith('('))) return line;
   const words = [...m[2].matchAll(/[A-Za-z_]\w*/g)];
@@ -368,6 +369,8 @@ function lowerCaseSpecifiers(line: string): string {
   return out;
 }
 
+/** A line of words alone, the type of a function whose name is on the next line. */
+const TYPE_LINE = /^[ \t]*[A-Za-z_]\w*(?:[ \t*]+[A-Za-z_]\w*)+[ \t*]*\r?$/;
 /** A line of lower-case specifier macros alone, above a function's head that has its type: `ffc_internal ffc_inline`. */
 function specifierLine(line: string, next: () => string): boolean {
   if (!/^[a-z_]\w*(?:[ \t]+[a-z_]\w*)*[ \t]*\r?$/.test(line)) return false;

@@ -146,6 +146,8 @@ describe('rewriteMacros', () => {
     );
     const above = 'my_internal my_inline\nunsigned long bits(double d) {';
     expect(rewriteMacros(above, [0], true)).toBe(gone(above, 'my_internal my_inline'));
+    const typeLine = 'my_internal my_inline uint32_t\nread4(char const *p) {';
+    expect(rewriteMacros(typeLine, [0], true)).toBe(gone(typeLine, 'my_internal', 'my_inline'));
     // After a label, a macro on its own line above a `{` ends a statement, not a function's head.
     expect(rewriteMacros('case 4:\nMY_RULE_SETUP\n{', [1])).toBe(lines(['case 4:', 'MY_RULE_SETUP', '{'], [1]));
     // A type and its function's name on the next line (K&R style) stay.

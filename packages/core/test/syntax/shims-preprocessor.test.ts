@@ -108,7 +108,7 @@ describe('recovery through parse()', () => {
     [
       'lower-case specifier macros before a typed head, on its line or the line above (C)',
       'c',
-      'static void my_noreturn fatal(const char *msg);\nmy_internal my_inline\nunsigned long bits(double d) {\n  return 0;\n}\nmy_internal my_inline size_t size(int k) {\n  return 0;\n}\nmy_internal uint64_t TABLE[4] = {1, 2, 3, 4};\n',
+      'static void my_noreturn fatal(const char *msg);\nmy_internal my_inline uint32_t\nread4(char const *p) {\n  return 0;\n}\nmy_internal my_inline\nunsigned long bits(double d) {\n  return 0;\n}\nmy_internal my_inline size_t size(int k) {\n  return 0;\n}\nmy_internal uint64_t TABLE[4] = {1, 2, 3, 4};\n',
     ],
     ['a lower-case statement macro over several lines without `;` (C)', 'c', 'void t(void) {\n  test_cond(a == 1 &&\n      b == 2)\n  done();\n}\n'],
     ["a macro that expands to a call's leading arguments (C)", 'c', 'void f(void) {\n  attach(EV_DEFAULT_ c);\n  run(EV_DEFAULT_ 0);\n}\n'],
