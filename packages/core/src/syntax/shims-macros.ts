@@ -202,12 +202,15 @@ function rewriteMacroLine(original: string, lowerCaseMacros: boolean, prev: () =
     if (/\(\s*$/.test(before) && /^\s*\*\s*\w+\s*\)\s*(?:\(|\r?$)/.test(after)) return dropped;
     // After a parameter list or a declarator: `f() SPDLOG_NOEXCEPT {`, `f() override FMT_MSC_DEFAULT;`,
     // `names[] SPDLOG_LEVEL_NAMES;`.
-    if (/[)\]]\s*(?:(?:const|noexcept|override|final)\s+)*$/.test(before) && /^\s*(?:[{;:=]|\r?$)/.test(after)) return dropped;
+    if (/[)\]]\s*(?:(?:const|noexcept|override|final)\s+)*$/.test(before) && /^\s*(?:[{;:=]|\r?$|\/\/|\/\*)/.test(after)) return dropped;
     return name;
   });
   // A default argument of `{}` (tree-sitter-cpp reads no braced initializer there): `= 0 `.
   if (out.includes('{')) out = out.replace(/=(\s*)\{\s*\}/g, (m: string, gap: string) => '=' + gap + '0' + ' '.repeat(m.length - gap.length - 2));
   out = out.replace(TAG_ARGUMENT, (_m, lead: string, tag: string) => lead + ' '.repeat(tag.length));
+  // An empty argument in parentheses (`M(a, (b), ( ))`), which no expression is: `(0)`, or `0 `.
+  if (/[(,]\s*\(\s*\)\s*[,)]/.test(out))
+    out = out.replace(/([(,]\s*)\((\s*)\)(?=\s*[,)])/g, (_m, lead: string, gap: string) => lead + (gap ? '(0' + gap.slice(1) + ')' : '0 '));
   // A type as a macro's first argument (`YY_CAST (char *, p)`): a name padded.
   if (out.includes('*'))
     out = out.replace(TYPE_FIRST_ARGUMENT, (m: string, lead: string, name: string, type: string) =>
@@ -436,7 +439,7 @@ const UPPER_CALL = /\b([A-Z][A-Z0-9_]*)\s*\(/g;
 const CALL_KEYWORDS = /\b(?:return|case|else|do|throw|new|delete|sizeof|typedef|co_return|co_yield|co_await|goto)\s*$/;
 
 /**
- * Macros with arguments that stand for an annotation or a type:
+ * Macros with arguments that stand for an annotation or a type (a template's head may come first):
  * - after a declarator, a parameter list or a `}` (blanked): `void f(const char *fmt, ...)
  *   PRINTF_LIKE(1, 2);`, `int n_ GUARDED_BY(mu_);`, `void g() REQUIRES(mu_) {`, `} ALIGNED(8) t;`;
  * - before a declarator, where a type goes: `LIST_HEAD(list, item) head;` and
@@ -459,7 +462,7 @@ function dropArgumentMacros(line: string): string {
       (/^\s*(?:[{;=,:]|\r?$|\/[/*])/.test(after) || (/\}\s*$/.test(before) && /^\s+[A-Za-z_]\w*\s*;/.test(after)))
     ) {
       out = out.slice(0, m.index) + ' '.repeat(width) + out.slice(close + 1);
-    } else if (/^\s*(?:(?:static|extern|inline|const|typedef|constexpr|virtual|explicit|friend)\s+)*$/.test(before) && width >= 3) {
+    } else if (/^\s*(?:template\s*<[^;{}]*>\s*)?(?:(?:static|extern|inline|const|typedef|constexpr|virtual|explicit|friend)\s+)*$/.test(before) && width >= 3) {
       if (/^\s+(?:operator\b|[*&]*\s*[A-Za-z_]\w*\s*[(;=,[])/.test(after)) out = out.slice(0, m.index) + 'int' + ' '.repeat(width - 3) + out.slice(close + 1);
       else if (/^\s+[A-Za-z_][\w:]*[\s*&]+[A-Za-z_*&(]/.test(after)) out = out.slice(0, m.index) + ' '.repeat(width) + out.slice(close + 1);
     }

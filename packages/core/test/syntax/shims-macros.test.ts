@@ -174,6 +174,13 @@ describe('rewriteMacros', () => {
     // Outside template arguments `>=` stays.
     expect(macroLine('  if (a >= b) x = y >= z;')).toBe('  if (a >= b) x = y >= z;');
     expect(macroLine('  void* allocate(int n = 1, const void* = 0);')).toBe('  void* allocate(int n = 1, const void*x= 0);');
+    // A type macro after a template's head, an annotation before a comment, an empty argument.
+    const ret = '  template <typename T> friend MY_RETURN((is_value<T>), (bool)) operator==(const T& a, const V& b) { return b == a; }';
+    expect(macroLine(ret)).toBe(ret.replace('MY_RETURN((is_value<T>), (bool))', 'int'.padEnd('MY_RETURN((is_value<T>), (bool))'.length)));
+    const noexcept = '  explicit V(T b, MY_ENABLEIF((is_bool<T>))) MY_NOEXCEPT  // see #1';
+    expect(macroLine(noexcept)).toBe(gone(noexcept, 'MY_NOEXCEPT'));
+    expect(macroLine('  bool Null() { MY_HANDLE(Null, (ctx()), ( )); }')).toBe('  bool Null() { MY_HANDLE(Null, (ctx()), (0)); }');
+    expect(macroLine('  x = MY_F(a, ());')).toBe('  x = MY_F(a, 0 );');
     const inst = 'template class access<tag, std::filebuf,\n    &std::filebuf::file>;';
     expect(rewriteMacros(inst, [0])).toBe(gone(inst, 'class'));
   });

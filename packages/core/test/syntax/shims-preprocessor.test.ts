@@ -134,6 +134,11 @@ describe('recovery through parse()', () => {
       'void f(int n) {\n  char *p;\n  p = MY_CAST (char *,\n      MY_ALLOC (MY_CAST (size_t, n)));\n}\n',
     ],
     [
+      'a type macro after a template head, an annotation before a comment, an empty macro argument (C++)',
+      'cpp',
+      'struct V {\n  template <typename T>\n  explicit V(T b, MY_ENABLEIF((is_bool<T>))) MY_NOEXCEPT  // see #1\n      : d_() {}\n  template <typename T> friend MY_RETURN((is_value<T>), (bool)) operator==(const T& a, const V& b) { return b == a; }\n  bool Null() { MY_HANDLE(Null, (ctx()), ( )); }\n};\n',
+    ],
+    [
       'an #if inside a base list (C#)',
       'csharp',
       'sealed class Sink : ILogEventSink, IDisposable\n#if FEATURE_ASYNC\n    , IAsyncDisposable\n#endif\n{\n    public void Emit() { }\n}\n',
