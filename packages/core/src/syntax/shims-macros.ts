@@ -67,7 +67,8 @@ const KEYWORDS = new Set([
 ]);
 
 function isMacro(name: string): boolean {
-  return MACRO_NAME.test(name) && (name.includes('_') || name.length >= 4) && !NOT_MACROS.has(name);
+  // A `_T` ending names a type by convention (`ZPOS64_T`, `SIZE_T`).
+  return MACRO_NAME.test(name) && (name.includes('_') || name.length >= 4) && !NOT_MACROS.has(name) && !name.endsWith('_T');
 }
 
 /** Index of the `)` that closes the `(` at `open` on this line, or -1. */
@@ -211,6 +212,9 @@ function rewriteMacroLine(original: string, lowerCaseMacros: boolean, prev: () =
   // An empty argument in parentheses (`M(a, (b), ( ))`), which no expression is: `(0)`, or `0 `.
   if (/[(,]\s*\(\s*\)\s*[,)]/.test(out))
     out = out.replace(/([(,]\s*)\((\s*)\)(?=\s*[,)])/g, (_m, lead: string, gap: string) => lead + (gap ? '(0' + gap.slice(1) + ')' : '0 '));
+  // A lower-case qualifier macro in a cast: `(z_const Bytef *)p`.
+  if (out.includes('*)'))
+    out = out.replace(CAST_QUALIFIER, (m: string, lead: string, word: string) => (TYPE_WORDS.test(word) ? m : lead + ' '.repeat(word.length)));
   // A type as a macro's first argument (`YY_CAST (char *, p)`): a name padded.
   if (out.includes('*'))
     out = out.replace(TYPE_FIRST_ARGUMENT, (m: string, lead: string, name: string, type: string) =>
@@ -360,7 +364,8 @@ function lowerCaseSpecifiers(line: string, next: () => string = () => ''): strin
   // `int n_ GUARDED_BY(mu)`: the name is an annotation's, for the upper-case rules.
   if (!m || NOT_HEAD.test(m[2]) || (MACRO_NAME.test(m[3].replace(/^[*\s]+/, '')) && m[0].endsWith('('))) return line;
   const words = [...m[2].matchAll(/[A-Za-z_]\w*/g)];
-  const plain = words.filter((w) => !HEAD_KEYWORDS.has(w[0]) && !BUILTIN_TYPES.has(w[0]));
+  // Upper-case macros are the attribute rules' (`extern zipFile ZEXPORT f(`): no type here.
+  const plain = words.filter((w) => !HEAD_KEYWORDS.has(w[0]) && !BUILTIN_TYPES.has(w[0]) && !isMacro(w[0]));
   const builtin = words.some((w) => BUILTIN_TYPES.has(w[0]));
   const drop = builtin ? plain : plain.slice(0, -1);
   let out = line;
@@ -429,6 +434,9 @@ function cppForms(line: string): string {
 /** `, T *)` or `, unsigned int)`: words and stars, or a type's keywords, that no expression is. */
 const TYPE_ARGUMENT =
   /(,\s*)((?:(?:unsigned|signed|long|short)[ \t]+)+(?:char|int|long|short|double)|(?:[A-Za-z_]\w*[ \t]+)*[A-Za-z_]\w*[ \t]*\*+)(?=[ \t]*\))/g;
+/** `(word Type *)`: a cast whose first word is a qualifier, when it is no keyword of a type (TYPE_WORDS). */
+const CAST_QUALIFIER = /(\(\s*)([a-z_]\w*)(?=[ \t]+[A-Za-z_]\w*[ \t]*\*+[ \t]*\))/g;
+const TYPE_WORDS = /^(?:const|volatile|struct|union|enum|class|typename|unsigned|signed|long|short|char|int|void|float|double|bool|auto|restrict)$/;
 /** An upper-case macro's `(` and a pointer type before its first `,`: `YY_CAST (char *,`. */
 const TYPE_FIRST_ARGUMENT = /(\b([A-Z][A-Z0-9_]*)\s*\(\s*)((?:(?:const|volatile|struct|union|enum|unsigned|signed)[ \t]+)*[A-Za-z_]\w*[ \t]*\*+)(?=[ \t]*,)/g;
 /** `case X ... Y:` (its `...` after the group). */

@@ -146,6 +146,14 @@ describe('rewriteMacros', () => {
     );
     const above = 'my_internal my_inline\nunsigned long bits(double d) {';
     expect(rewriteMacros(above, [0], true)).toBe(gone(above, 'my_internal my_inline'));
+    // An upper-case attribute is no type: `zipFile` stays, `MY_EXPORT` goes.
+    expect(rewriteMacros('extern zipFile MY_EXPORT zip_open(const char *path);', [0], true)).toBe(
+      gone('extern zipFile MY_EXPORT zip_open(const char *path);', 'MY_EXPORT'),
+    );
+    expect(rewriteMacros('  s.in = (z_const Bytef *)src;', [0], true)).toBe(gone('  s.in = (z_const Bytef *)src;', 'z_const'));
+    expect(rewriteMacros('  s.in = (unsigned char *)src;', [0], true)).toBe('  s.in = (unsigned char *)src;');
+    // A `_T` ending names a type: it stays where the attribute beside it goes.
+    expect(macroLine('static ZPOS64_T MY_CALLBACK ftell_func(voidpf s) {')).toBe(gone('static ZPOS64_T MY_CALLBACK ftell_func(voidpf s) {', 'MY_CALLBACK'));
     const typeLine = 'my_internal my_inline uint32_t\nread4(char const *p) {';
     expect(rewriteMacros(typeLine, [0], true)).toBe(gone(typeLine, 'my_internal', 'my_inline'));
     // After a label, a macro on its own line above a `{` ends a statement, not a function's head.
