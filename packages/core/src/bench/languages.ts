@@ -157,7 +157,10 @@ export interface FileCheck {
 
 export async function checkFile(file: LanguageFile, text: string, ratio: number, counter: TokenCounter): Promise<FileCheck> {
   const t0 = performance.now();
-  const r = await prune(text, { query: queryForFile(text), ratio, language: file.language, fileName: file.path, tokenCounter: counter, scorer: 'lexical' });
+  // A `.h` goes by its name and content, as a caller passing only the file name gets it: a C
+  // repository's C++ header (hiredis's Qt adapter) is C++.
+  const language = /\.h$/.test(file.path) && file.language === 'c' ? 'auto' : file.language;
+  const r = await prune(text, { query: queryForFile(text), ratio, language, fileName: file.path, tokenCounter: counter, scorer: 'lexical' });
   const ms = performance.now() - t0;
   return {
     language: file.language,

@@ -200,6 +200,9 @@ function unparsedByName(fileName: string): boolean {
 export function detectLanguage(fileName: string | undefined | null, content: string): LanguageId | null {
   if (fileName) {
     const byName = languageFromFileName(fileName);
+    // `.h` is C's and C++'s: a header whose content is clearly C++ (classes, templates,
+    // namespaces) is read as C++, which the C grammar reads as errors.
+    if (byName === 'c' && /\.h$/i.test(fileName) && content && detectByContent(content) === 'cpp') return 'cpp';
     if (byName) return byName;
     if (unparsedByName(fileName)) return null;
   }

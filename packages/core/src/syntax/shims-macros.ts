@@ -397,10 +397,24 @@ function specifierLine(line: string, next: () => string): boolean {
  * - `operator()<T>(x)` as a call of a template named `operator__`;
  * - an innermost template in a `>>`: `A<B<C>>::v` as `A<B_C_>::v`;
  * - `>=` in template arguments: `B<X >= Y>` as `B<X == Y>`;
- * - an unnamed parameter with a default: `const void* = 0` as `const void*x= 0`.
+ * - an unnamed parameter with a default: `const void* = 0` as `const void*x= 0`;
+ * - Qt's access sections and connections: `private slots:` as `private      :`, `signals:` as
+ *   `public :`, and `SIGNAL(activated(int))` with its signature blanked.
  */
 function cppForms(line: string): string {
   let out = line;
+  if (/\b(?:slots|Q_SLOTS|signals|Q_SIGNALS)\s*:/.test(out)) {
+    out = out
+      .replace(/^(\s*(?:public|protected|private)\s+)(slots|Q_SLOTS)(?=\s*:)/, (_m, head: string, word: string) => head + ' '.repeat(word.length))
+      .replace(/^(\s*)(signals|Q_SIGNALS)(?=\s*:(?!:))/, (_m, lead: string, word: string) => lead + 'public'.padEnd(word.length));
+  }
+  if (/\b(?:SIGNAL|SLOT)\s*\(/.test(out)) {
+    for (const m of [...out.matchAll(/\b(?:SIGNAL|SLOT)\s*\(/g)].reverse()) {
+      const open = m.index + m[0].length - 1;
+      const close = closingParen(out, open);
+      if (close > open) out = out.slice(0, open + 1) + ' '.repeat(close - open - 1) + out.slice(close);
+    }
+  }
   if (out.includes('typename')) out = out.replace(/((?:[(,=!&|?:]|\breturn)\s*)typename(?=\s+[\w:<>]*::)/g, (_m, lead: string) => lead + '        ');
   if (out.includes('::*')) {
     const member = out.replace(/(\(\s*)((?:[A-Za-z_]\w*(?:<[^()]*>)?::)+)(?=\*)/g, (_m, lead: string, scope: string) => lead + ' '.repeat(scope.length));

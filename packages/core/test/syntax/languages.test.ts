@@ -36,6 +36,14 @@ describe('detectLanguage', () => {
   it('extension wins over content', () => {
     expect(detectLanguage('x.rb', 'def f():\n    return 1\n')).toBe('ruby');
   });
+  it('a `.h` header is C unless its content is clearly C++', () => {
+    const cppHeader =
+      '#include <QObject>\n\nnamespace qt {\nclass Adapter : public QObject {\npublic:\n  explicit Adapter(QObject *parent = nullptr);\nprivate:\n  std::string name_;\n};\n}\n';
+    expect(detectLanguage('adapters/qt.h', cppHeader)).toBe('cpp');
+    expect(detectLanguage('adapters/qt.c', cppHeader)).toBe('c');
+    expect(detectLanguage('sds.h', '#include <stddef.h>\n\ntypedef struct sds { size_t len; } sds;\nsds sdsnew(const char *init);\n')).toBe('c');
+    expect(detectLanguage('empty.h', '')).toBe('c');
+  });
   it('by content', () => {
     const c = (s: string) => detectLanguage(undefined, s);
     expect(c('#!/usr/bin/env python3\nprint(1)\n')).toBe('python');

@@ -189,6 +189,13 @@ describe('rewriteMacros', () => {
     expect(macroLine(noexcept)).toBe(gone(noexcept, 'MY_NOEXCEPT'));
     expect(macroLine('  bool Null() { MY_HANDLE(Null, (ctx()), ( )); }')).toBe('  bool Null() { MY_HANDLE(Null, (ctx()), (0)); }');
     expect(macroLine('  x = MY_F(a, ());')).toBe('  x = MY_F(a, 0 );');
+    // Qt: slots and signals sections, and the signatures in SIGNAL() / SLOT().
+    expect(macroLine('    private slots:')).toBe('    private      :');
+    expect(macroLine('  public Q_SLOTS:')).toBe('  public        :');
+    expect(macroLine('signals:')).toBe('public :');
+    const connect = '  connect(m_read, SIGNAL(activated(int)), this, SLOT(read()));';
+    expect(macroLine(connect)).toBe(gone(connect, 'activated(int)', 'read()'));
+    expect(macroLine('  std::signals::x = 1;')).toBe('  std::signals::x = 1;');
     const inst = 'template class access<tag, std::filebuf,\n    &std::filebuf::file>;';
     expect(rewriteMacros(inst, [0])).toBe(gone(inst, 'class'));
   });
