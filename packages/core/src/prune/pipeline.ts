@@ -79,18 +79,27 @@ const VARIANT_LANGUAGES: ReadonlySet<LanguageId> = new Set(['typescript', 'tsx',
 const SHALLOW_BELOW = 400;
 
 /**
- * Budgets under FLAT_BELOW tokens that are also under 1/FLAT_RATIO of the file get flat repair
- * (RepairOptions.flat): a kept line keeps its innermost definition's header, not the if / for /
- * try headers between (brace languages only: Python's indentation needs them). An `if` whose
- * block closes on a `} else if (` of eight lines drags those eight lines in; at 8× of a small
- * file that is the budget. Chosen on the validation corpus's 1,878 TypeScript and JavaScript
- * cases, against shallow repair alone: 8× TypeScript 0.493 → 0.499, JavaScript 0.437 → 0.440
- * (both halves up, +0.0045 / +0.0048); 6× 0.558 → 0.560, 0.525 → 0.528. At 4× it costs
- * TypeScript 0.002 (a fix often edits the `if` line itself, which full repair keeps for its
- * body's sake), hence the ratio: deeper compression, flatter structure.
+ * Deep compression of a brace language (TypeScript, JavaScript and the others; not Python, whose
+ * indentation needs every header): budgets under 1/FLAT_RATIO of the file and under FLAT_BELOW
+ * tokens get flat repair (RepairOptions.flat: a kept line keeps its innermost definition's
+ * header, not the if / for / try headers between), and under BARE_BELOW bare repair in the
+ * JavaScript family (no header at all for a statement; a member still keeps its class, a clause
+ * its head, a line its brackets). An `if` whose block closes on a `} else if (` of eight lines dragged those lines in,
+ * and a function's header and closer cost two lines of evidence: at 8× of a small file, the
+ * budget. An output that does not parse is fitted again with the headers (bare, then full).
+ * Chosen on the validation corpus's 1,878 TypeScript and JavaScript cases, from shallow repair
+ * alone: flat under 400, 8× TypeScript 0.493 → 0.499, JavaScript 0.437 → 0.440 (6× 0.558 →
+ * 0.560, 0.525 → 0.528); bare under 400 too, 8× 0.508 and 0.459 (both halves up: TypeScript
+ * +0.009 / +0.009, JavaScript +0.024 / +0.016; bare under 100: 0.503 / 0.454, under 200: 0.504 /
+ * 0.459). Outputs parse 100%. At 4× either costs TypeScript 0.002 (a fix often edits the `if`
+ * line full repair keeps for its body's sake), hence the ratio: deeper compression, flatter
+ * structure.
  */
 const FLAT_BELOW = 400;
+const BARE_BELOW = 400;
 const FLAT_RATIO = 5;
+/** Where a statement parses outside any function (not Go, Rust, Java, C, C++ or C#, whose top level holds declarations). */
+const BARE_LANGUAGES: ReadonlySet<LanguageId> = new Set(['typescript', 'tsx', 'javascript']);
 
 const defaultScorer = new LexicalScorer();
 
@@ -173,6 +182,13 @@ async function fitVerified(
     const errors = rows.length;
     if (errors <= inputErrors || !ctx.repair || round >= 4) return { ...fitted, outputErrors: errors };
     previous = { ...fitted, outputErrors: errors };
+    if (ctx.repair.bare) {
+      // A statement without its header does not parse here (a `case` without its `switch`):
+      // keep the headers, as shallow or flat repair does.
+      ctx.repair.bare = false;
+      ctx.units.clear();
+      continue;
+    }
     if (ctx.repair.shallow) {
       // A definition without the scopes around it does not parse in this language (Python's
       // indentation): repair in full, as for any larger budget.
@@ -299,6 +315,8 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const unnamed = unnamedImports(st, lines, query);
   for (let t = 0; t < n; t++) if (unnamed[t]) evidenceLed[t] = 0;
   const repairOn = !options.ablation?.noRepair && (syn.parsed || syn.brackets === true);
+  // Deep compression of a brace language: see FLAT_BELOW.
+  const deep = originalTokens >= (tuning.flatRatio ?? FLAT_RATIO) * budget && syn.language !== 'python';
   // The emissions whose keep margin the packer values lines by.
   const valued = (tuning.packerValue ?? PACKER_VALUE) === 1 ? fused : rubrics.heads[0];
   const ctx: SelectionContext = {
@@ -323,7 +341,8 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
           maxWholeSpan: tuning.maxWholeSpan ?? MAX_WHOLE_SPAN,
           wholeSpans: null,
           shallow: budget < (tuning.shallowBelow ?? SHALLOW_BELOW),
-          flat: budget < (tuning.flatBelow ?? FLAT_BELOW) && originalTokens >= (tuning.flatRatio ?? FLAT_RATIO) * budget && syn.language !== 'python',
+          flat: deep && budget < (tuning.flatBelow ?? FLAT_BELOW),
+          bare: deep && budget < (tuning.bareBelow ?? BARE_BELOW) && BARE_LANGUAGES.has(syn.language!),
         }
       : null,
     repairIndex: buildRepairIndex(st, lines, syn.language),

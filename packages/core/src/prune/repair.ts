@@ -39,6 +39,11 @@ export interface RepairOptions {
   shallow?: boolean;
   /** With `shallow`: control headers (if, for, try, else) are not kept for the lines inside them either; only the innermost definition's. */
   flat?: boolean;
+  /**
+   * With `shallow`: no header is kept for the lines inside it, a statement stands alone (but for
+   * the class a member needs, and the clauses and brackets any line needs).
+   */
+  bare?: boolean;
 }
 
 /** Lookups the closure needs, built once per structure. */
@@ -192,6 +197,7 @@ export function* repairSteps(
       }
       let p = st.parent[l];
       if (opts.flat) while (p >= 0 && !definesScope(st, index, p) && !index.container?.[p]) p = st.parent[p];
+      if (opts.bare && !definesScope(st, index, l) && !(p >= 0 && index.container?.[p])) p = -1;
       if (!(opts.shallow && definesScope(st, index, l) && !(p >= 0 && index.container?.[p]))) add(p, Reason.Repair, isBody(l));
       if (st.blockEnd[l] >= 0) add(st.closer[l], Reason.Repair);
       add(index.opener[l], Reason.Repair);

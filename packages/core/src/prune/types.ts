@@ -37,10 +37,12 @@ export interface PruneTuning {
   packerValue?: number;
   /** Budgets under this many tokens: a definition does not drag in the headers of the scopes around it (default prune/pipeline.ts SHALLOW_BELOW; 0 = never). */
   shallowBelow?: number;
-  /** Budgets under this many tokens and under 1/flatRatio of the file: control headers are not kept for the lines inside them (default prune/pipeline.ts FLAT_BELOW; 0 = never). Not Python. */
+  /** Budgets under this many tokens and under 1/flatRatio of the file: control headers are not kept for the lines inside them (RepairOptions.flat; default prune/pipeline.ts FLAT_BELOW; 0 = never). Not Python. */
   flatBelow?: number;
   /** See flatBelow (default FLAT_RATIO). */
   flatRatio?: number;
+  /** Budgets under this many tokens and under 1/flatRatio of the file: no header is kept for the lines inside it (RepairOptions.bare; default BARE_BELOW; 0 = never). Not Python. */
+  bareBelow?: number;
 }
 
 export interface PruneOptions {

@@ -339,33 +339,52 @@ describe('shallow repair under tight budgets', () => {
   const query = 'listeners are not notified after reducer runs in dispatch';
 
   it('keeps the inner function whole without the outer header, where full repair had room for no line of it', async () => {
-    const r = await prune(text, { query, tokens: 35, language: 'javascript' });
+    // Shallow alone: without the flat and bare repair of deep compression (next describe).
+    const r = await prune(text, { query, tokens: 35, language: 'javascript', tuning: { flatBelow: 0, bareBelow: 0 } });
     expect(r.keptLines).toEqual([19, 20, 21, 22]);
     expect(r.text).toBe(
       '// …\n  function dispatch(action) {\n    state = reducer(state, action);\n    listeners.forEach((listener) => listener(state));\n  }\n  // …\n',
     );
     expect(r.stats.outputParseOk).toBe(true);
     expectFaithful(text, r);
-    const full = await prune(text, { query, tokens: 35, language: 'javascript', tuning: { shallowBelow: 0 } });
+    const full = await prune(text, { query, tokens: 35, language: 'javascript', tuning: { shallowBelow: 0, flatBelow: 0, bareBelow: 0 } });
     expect(full.keptLines).toEqual([1, 2, 3, 25]);
   });
 });
 
-describe('flat repair under deep compression', () => {
+describe('flat and bare repair under deep compression', () => {
   // The `if` around the evidence closes on a three-line `} else if (`: full or shallow repair
   // pays for it and the `if` around that, and at 8× nothing of the evidence fits.
   const filler = Array.from({ length: 30 }, (_, i) => `  const header${i} = options.headers?.get("x-${i}") ?? defaults[${i}];`).join('\n');
   const text = `export function createFetch(defaults) {\n  return async function send(request, options) {\n${filler}\n    if (options.body && isPayloadMethod(options.method)) {\n      if (isJSONSerializable(options.body)) {\n        options.body = JSON.stringify(options.body);\n      } else if (\n        ("pipeTo" in options.body && typeof options.body.pipeTo === "function") ||\n        typeof options.body.pipe === "function"\n      ) {\n        options.duplex = "half";\n      }\n    }\n    return fetch(request, options);\n  };\n}\n`;
   const query = 'stringify JSON serializable request bodies';
 
-  it('keeps the evidence with its innermost definition, not the control headers around it, and still parses', async () => {
-    const r = await prune(text, { query, ratio: 8, language: 'javascript', scorer: 'lexical' });
+  it('flat: keeps the evidence with its innermost definition, not the control headers around it, and still parses', async () => {
+    const r = await prune(text, { query, ratio: 8, language: 'javascript', scorer: 'lexical', tuning: { bareBelow: 0 } });
     expect(r.stats.budgetTokens).toBe(84);
     expect(r.keptLines).toEqual([2, 34, 35, 36, 37, 38, 39, 41, 44]);
     expect(r.stats.outputParseOk).toBe(true);
     expectFaithful(text, r);
-    const shallow = await prune(text, { query, ratio: 8, language: 'javascript', scorer: 'lexical', tuning: { flatBelow: 0 } });
+    const shallow = await prune(text, { query, ratio: 8, language: 'javascript', scorer: 'lexical', tuning: { flatBelow: 0, bareBelow: 0 } });
     expect(shallow.keptLines).toEqual([1, 2, 32, 33, 42, 43, 44, 45]);
+  });
+
+  it('bare (the default there): statements without the function around them, still parsing', async () => {
+    const r = await prune(text, { query, ratio: 8, language: 'javascript', scorer: 'lexical' });
+    expect(r.keptLines).toEqual([33, 34, 35, 36, 37, 38, 39, 41, 42]);
+    expect(r.text.startsWith('// …\n    if (options.body && isPayloadMethod(options.method)) {\n')).toBe(true);
+    expect(r.stats.outputParseOk).toBe(true);
+    expectFaithful(text, r);
+  });
+
+  it('bare repair falls back to the headers where a statement alone does not parse (a `case` without its `switch`)', async () => {
+    const cases = Array.from({ length: 24 }, (_, i) => `    case "k${i}":\n      return handle${i}(value);`).join('\n');
+    const src = `export function route(kind, value) {\n  switch (kind) {\n${cases}\n    case "refund":\n      return refundPayment(value.amount, value.currency);\n    default:\n      throw new Error(kind);\n  }\n}\n`;
+    const r = await prune(src, { query: 'refund payment amount currency', ratio: 8, language: 'javascript', scorer: 'lexical' });
+    expect(r.stats.outputParseOk).toBe(true);
+    expect(r.keptLines).toContain(51);
+    expect(r.keptLines).toContain(2);
+    expectFaithful(src, r);
   });
 
   it('is not used at 4× (a fix often edits the `if` line that full repair keeps)', async () => {

@@ -166,6 +166,7 @@ const TUNING_KEYS = [
   'shallowBelow',
   'flatBelow',
   'flatRatio',
+  'bareBelow',
 ] as const satisfies readonly (keyof PruneTuning)[];
 
 /** `--tune maxWholeSpan=6,clueWeight=0`: the pipeline's tuned constants, for sweeps on the validation corpus. */
