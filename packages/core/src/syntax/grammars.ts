@@ -22,6 +22,7 @@ import {
   rustImportNames,
 } from './import-names.js';
 import { typeOf } from './nodecache.js';
+import { CSHARP_PARAMS_COLLECTIONS, CSHARP_TARGET_WORDS } from './shims-csharp.js';
 import { C_MACROS, CPP_MACROS } from './shims-macros.js';
 import { C_PREPROCESSOR, CONDITIONALS, CPP_PREPROCESSOR, type RecoveryShim } from './shims-preprocessor.js';
 import { javascriptShims, typescriptShims } from './shims-typescript.js';
@@ -445,7 +446,7 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     aliases: ['csharp', 'c#', 'cs', 'c-sharp', 'dotnet'],
     grammarFile: 'tree-sitter-c-sharp.wasm',
     lineComment: '//',
-    recover: [CONDITIONALS],
+    recover: [CONDITIONALS, CSHARP_PARAMS_COLLECTIONS, CSHARP_TARGET_WORDS],
     directives: true,
     importNames: csharpImportNames,
     innerTokens: /=>|delegate/,
