@@ -91,12 +91,12 @@ const SHALLOW_BELOW = 400;
  * alone: flat under 400, 8× TypeScript 0.493 → 0.499, JavaScript 0.437 → 0.440 (6× 0.558 →
  * 0.560, 0.525 → 0.528); bare under 400 too, 8× 0.508 and 0.459 (both halves up: TypeScript
  * +0.009 / +0.009, JavaScript +0.024 / +0.016; bare under 100: 0.503 / 0.454, under 200: 0.504 /
- * 0.459). Outputs parse 100%. At 4× either costs TypeScript 0.002 (a fix often edits the `if`
- * line full repair keeps for its body's sake), hence the ratio: deeper compression, flatter
- * structure.
+ * 0.459); both under 600, 0.513 and 0.459 (halves +0.0044 / +0.0013; under 800: 0.511 / 0.457).
+ * Outputs parse 100%. At 4× either costs TypeScript 0.002 (a fix often edits the `if` line full
+ * repair keeps for its body's sake), hence the ratio: deeper compression, flatter structure.
  */
-const FLAT_BELOW = 400;
-const BARE_BELOW = 400;
+const FLAT_BELOW = 600;
+const BARE_BELOW = 600;
 const FLAT_RATIO = 5;
 /** Where a statement parses outside any function (not Go, Rust, Java, C, C++ or C#, whose top level holds declarations). */
 const BARE_LANGUAGES: ReadonlySet<LanguageId> = new Set(['typescript', 'tsx', 'javascript']);
@@ -189,7 +189,7 @@ async function fitVerified(
       ctx.units.clear();
       continue;
     }
-    if (ctx.repair.shallow) {
+    if (ctx.repair.shallow || ctx.repair.flat) {
       // A definition without the scopes around it does not parse in this language (Python's
       // indentation): repair in full, as for any larger budget.
       ctx.repair.shallow = false;
