@@ -41,6 +41,8 @@ export interface PruneTuning {
   flatBelow?: number;
   /** See flatBelow (default FLAT_RATIO). */
   flatRatio?: number;
+  /** Under 1/flatRatio of the file: the power of σ(margin) the decoding variants are compared by (default prune/pipeline.ts EVIDENCE_POWER; 1 = the expected evidence). */
+  evidencePower?: number;
   /** Budgets under this many tokens and under 1/flatRatio of the file: no header is kept for the lines inside it (RepairOptions.bare; default BARE_BELOW; 0 = never). Not Python. */
   bareBelow?: number;
 }

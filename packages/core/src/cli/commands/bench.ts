@@ -167,6 +167,7 @@ const TUNING_KEYS = [
   'flatBelow',
   'flatRatio',
   'bareBelow',
+  'evidencePower',
 ] as const satisfies readonly (keyof PruneTuning)[];
 
 /** `--tune maxWholeSpan=6,clueWeight=0`: the pipeline's tuned constants, for sweeps on the validation corpus. */
