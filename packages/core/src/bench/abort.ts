@@ -31,10 +31,11 @@ export interface AbortRow {
   aborted: number;
   completedBeforeAbort: number;
   finishedAfterAbortDue: number;
-  medianMs: number;
-  p90Ms: number;
-  maxMs: number;
-  worstAt: number;
+  /** Latencies of the aborts that were due before their prune ended; null when none was (every prune finished first). */
+  medianMs: number | null;
+  p90Ms: number | null;
+  maxMs: number | null;
+  worstAt: number | null;
   longestStallMs: number;
   longestStallCpuMs: number;
 }
@@ -158,6 +159,8 @@ export async function abortBench(inputs: readonly AbortInput[], scorer: Scorer, 
     }
     const ls = latencies.map((l) => l.latency).sort((a, b) => a - b);
     const round1 = (x: number) => +x.toFixed(1);
+    // A prune faster than the measured duration (a warmer JIT) can finish before every abort is due.
+    const some = ls.length > 0;
     report.push({
       input: input.name,
       chars: input.text.length,
@@ -167,10 +170,10 @@ export async function abortBench(inputs: readonly AbortInput[], scorer: Scorer, 
       aborted: ls.length,
       completedBeforeAbort: completed,
       finishedAfterAbortDue: late,
-      medianMs: round1(pct(ls, 0.5)),
-      p90Ms: round1(pct(ls, 0.9)),
-      maxMs: round1(ls[ls.length - 1]),
-      worstAt: latencies.reduce((a, b) => (b.latency > a.latency ? b : a)).at,
+      medianMs: some ? round1(pct(ls, 0.5)) : null,
+      p90Ms: some ? round1(pct(ls, 0.9)) : null,
+      maxMs: some ? round1(ls[ls.length - 1]) : null,
+      worstAt: some ? latencies.reduce((a, b) => (b.latency > a.latency ? b : a)).at : null,
       longestStallMs: round1(stall.wall),
       longestStallCpuMs: round1(stall.cpu),
     });
@@ -183,8 +186,11 @@ export function formatAbortRow(row: AbortRow, scorer: string, ratio: number): st
   const { completedBeforeAbort: completed, finishedAfterAbortDue: late } = row;
   return (
     `${row.input}: ${row.chars} chars, ${row.lines} lines, prune ${row.pruneMs} ms (${scorer}, ${ratio}×); ` +
-    `${row.aborted} aborts due at evenly spaced points: latency median ${row.medianMs} ms, p90 ${row.p90Ms} ms, max ${row.maxMs} ms ` +
-    `(abort due at ${row.worstAt} ms); longest stretch without a yield ${row.longestStallMs} ms (${row.longestStallCpuMs} ms CPU)` +
+    (row.aborted > 0
+      ? `${row.aborted} aborts due at evenly spaced points: latency median ${row.medianMs} ms, p90 ${row.p90Ms} ms, max ${row.maxMs} ms ` +
+        `(abort due at ${row.worstAt} ms); `
+      : 'no abort was due before its prune ended; ') +
+    `longest stretch without a yield ${row.longestStallMs} ms (${row.longestStallCpuMs} ms CPU)` +
     `${completed ? `; ${completed} finished before their abort was due` : ''}${late ? `; ${late} finished without seeing it` : ''}`
   );
 }

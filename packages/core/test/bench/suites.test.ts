@@ -56,6 +56,28 @@ describe('bench suites', { timeout: 120_000 }, () => {
     expect(formatAbortRow(rows[0], 'lexical', 8)).toMatch(/^a\.py: \d+ chars, \d+ lines, prune \d+ ms \(lexical, 8×\); /);
   });
 
+  it('abort: a row where every prune finished before its abort was due says so, with no latency', () => {
+    const row = {
+      input: 'a.py',
+      chars: 10,
+      lines: 2,
+      pruneMs: 3,
+      keptLines: 1,
+      aborted: 0,
+      completedBeforeAbort: 3,
+      finishedAfterAbortDue: 0,
+      medianMs: null,
+      p90Ms: null,
+      maxMs: null,
+      worstAt: null,
+      longestStallMs: 1.5,
+      longestStallCpuMs: 1.2,
+    };
+    expect(formatAbortRow(row, 'lexical', 8)).toBe(
+      'a.py: 10 chars, 2 lines, prune 3 ms (lexical, 8×); no abort was due before its prune ended; longest stretch without a yield 1.5 ms (1.2 ms CPU); 3 finished before their abort was due',
+    );
+  });
+
   it('abort: without the package sources (an installed package), a clear error, not ENOENT', () => {
     const src = join(tmpdir(), 'ctxprune-no-such-src');
     expect(() => abortInputs(src)).toThrow(
