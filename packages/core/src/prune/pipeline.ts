@@ -84,17 +84,24 @@ const SHALLOW_BELOW = 400;
  * tokens get flat repair (RepairOptions.flat: a kept line keeps its innermost definition's
  * header, not the if / for / try headers between), and under BARE_BELOW bare repair in the
  * JavaScript family (no header at all for a statement; a member still keeps its class, a clause
- * its head, a line its brackets). An `if` whose block closes on a `} else if (` of eight lines dragged those lines in,
- * and a function's header and closer cost two lines of evidence: at 8× of a small file, the
- * budget. An output that does not parse is fitted again with the headers (bare, then full).
- * Chosen on the validation corpus's 1,878 TypeScript and JavaScript cases, from shallow repair
- * alone: flat under 400, 8× TypeScript 0.493 → 0.499, JavaScript 0.437 → 0.440 (6× 0.558 →
- * 0.560, 0.525 → 0.528); bare under 400 too, 8× 0.508 and 0.459 (both halves up: TypeScript
- * +0.009 / +0.009, JavaScript +0.024 / +0.016; bare under 100: 0.503 / 0.454, under 200: 0.504 /
- * 0.459); both under 600, 0.513 and 0.459 (halves +0.0044 / +0.0013; under 800: 0.511 / 0.457).
- * Outputs parse 100%. At 4× either costs TypeScript 0.002 (a fix often edits the `if` line full
- * repair keeps for its body's sake), hence the ratio: deeper compression, flatter structure.
+ * its head, a line its brackets). An `if` whose block closes on a `} else if (` of eight lines
+ * dragged those lines in, and a function's header and closer cost two lines of evidence: at 8×
+ * of a small file, the budget. An output that does not parse is fitted again with the headers
+ * (bare, then full). Chosen on the validation corpus's 1,878 TypeScript and JavaScript cases,
+ * from shallow repair alone: flat under 400, 8× TypeScript 0.493 → 0.499, JavaScript 0.437 →
+ * 0.440 (6× 0.558 → 0.560, 0.525 → 0.528); bare under 400 too, 8× 0.508 and 0.459 (both halves
+ * up: TypeScript +0.009 / +0.009, JavaScript +0.024 / +0.016; bare under 100: 0.503 / 0.454,
+ * under 200: 0.504 / 0.459); both under 600, 0.513 and 0.459 (halves +0.0044 / +0.0013; under
+ * 800: 0.511 / 0.457). Outputs parse 100%. At 4× either costs TypeScript 0.002 (a fix often
+ * edits the `if` line full repair keeps for its body's sake), hence the ratio: deeper
+ * compression, flatter structure.
  */
+const FLAT_BELOW = 600;
+const BARE_BELOW = 600;
+const FLAT_RATIO = 5;
+/** Where a statement parses outside any function (not Go, Rust, Java, C, C++ or C#, whose top level holds declarations). */
+const BARE_LANGUAGES: ReadonlySet<LanguageId> = new Set(['typescript', 'tsx', 'javascript']);
+
 /**
  * Under 1/FLAT_RATIO of the file, in the JavaScript family, the decoding variants are compared
  * by Σ σ(margin)^2 over their kept lines instead of Σ σ(margin): a fit that spends a small budget
@@ -106,12 +113,6 @@ const SHALLOW_BELOW = 400;
  * TypeScript 0.002, hence the ratio.
  */
 const EVIDENCE_POWER = 2;
-
-const FLAT_BELOW = 600;
-const BARE_BELOW = 600;
-const FLAT_RATIO = 5;
-/** Where a statement parses outside any function (not Go, Rust, Java, C, C++ or C#, whose top level holds declarations). */
-const BARE_LANGUAGES: ReadonlySet<LanguageId> = new Set(['typescript', 'tsx', 'javascript']);
 
 const defaultScorer = new LexicalScorer();
 
@@ -327,9 +328,10 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const unnamed = unnamedImports(st, lines, query);
   for (let t = 0; t < n; t++) if (unnamed[t]) evidenceLed[t] = 0;
   const repairOn = !options.ablation?.noRepair && (syn.parsed || syn.brackets === true);
-  // Deep compression of a brace language: see FLAT_BELOW.
+  // Deep compression (see FLAT_BELOW): of a brace language, and of the JavaScript family.
   const deepRatio = originalTokens >= (tuning.flatRatio ?? FLAT_RATIO) * budget;
   const deep = deepRatio && syn.language !== 'python';
+  const deepJs = deepRatio && syn.language !== null && BARE_LANGUAGES.has(syn.language);
   // The emissions whose keep margin the packer values lines by.
   const valued = (tuning.packerValue ?? PACKER_VALUE) === 1 ? fused : rubrics.heads[0];
   const ctx: SelectionContext = {
@@ -355,7 +357,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
           wholeSpans: null,
           shallow: budget < (tuning.shallowBelow ?? SHALLOW_BELOW),
           flat: deep && budget < (tuning.flatBelow ?? FLAT_BELOW),
-          bare: deep && budget < (tuning.bareBelow ?? BARE_BELOW) && BARE_LANGUAGES.has(syn.language!),
+          bare: deepJs && budget < (tuning.bareBelow ?? BARE_BELOW),
         }
       : null,
     repairIndex: buildRepairIndex(st, lines, syn.language),
@@ -366,7 +368,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   if (variantCount > 0) {
     ctx.expected = keepProbabilities(fused);
     // Deep compression: the fit whose kept lines are the most confident wins (see EVIDENCE_POWER).
-    const power = deepRatio && BARE_LANGUAGES.has(syn.language!) ? (tuning.evidencePower ?? EVIDENCE_POWER) : 1;
+    const power = deepJs ? (tuning.evidencePower ?? EVIDENCE_POWER) : 1;
     if (power !== 1) for (let t = 0; t < n; t++) ctx.expected[t] = Math.pow(ctx.expected[t], power);
     ctx.variants = [{ fusedCrf: { ...ctx.fusedCrf, transitions: [0, 0, 0, 0] } }, { value: evidenceValue(valued, 1) }, { viterbiShare: 0.5 }].slice(
       0,

@@ -37,11 +37,15 @@ export interface RepairOptions {
    * member of where a method does not parse without it (RepairIndex.container).
    */
   shallow?: boolean;
-  /** With `shallow`: control headers (if, for, try, else) are not kept for the lines inside them either; only the innermost definition's. */
+  /**
+   * Control headers (if, for, try, else) are not kept for the lines inside them: a line keeps
+   * its innermost definition's header (and, without `shallow`, the definitions around that).
+   */
   flat?: boolean;
   /**
-   * With `shallow`: no header is kept for the lines inside it, a statement stands alone (but for
-   * the class a member needs, and the clauses and brackets any line needs).
+   * No header is kept for a statement inside it: the statement stands alone (but for the class a
+   * member needs, and the clauses and brackets any line needs). A definition's header still
+   * follows `shallow`.
    */
   bare?: boolean;
 }
@@ -195,10 +199,7 @@ export function* repairSteps(
           if (!named) add(a + 1, Reason.Repair);
         }
       }
-      let p = st.parent[l];
-      if (opts.flat) while (p >= 0 && !definesScope(st, index, p) && !index.container?.[p]) p = st.parent[p];
-      if (opts.bare && !definesScope(st, index, l) && !(p >= 0 && index.container?.[p])) p = -1;
-      if (!(opts.shallow && definesScope(st, index, l) && !(p >= 0 && index.container?.[p]))) add(p, Reason.Repair, isBody(l));
+      add(headerKept(st, index, opts, l), Reason.Repair, isBody(l));
       if (st.blockEnd[l] >= 0) add(st.closer[l], Reason.Repair);
       add(index.opener[l], Reason.Repair);
       add(index.openTag[l], Reason.Repair);
@@ -229,6 +230,19 @@ export function* repairSteps(
     if (!stack.length) break;
   }
   return added;
+}
+
+/**
+ * The header line `l` keeps, or −1: its parent, but a container (a class its member needs) always;
+ * with `flat` the nearest definition above the control headers; with `bare` none for a statement;
+ * with `shallow` none for a definition's own lines.
+ */
+function headerKept(st: FileStructure, index: RepairIndex, opts: RepairOptions, l: number): number {
+  let p = st.parent[l];
+  if (opts.flat) while (p >= 0 && !definesScope(st, index, p) && !index.container?.[p]) p = st.parent[p];
+  if (p < 0 || index.container?.[p]) return p;
+  const own = definesScope(st, index, l);
+  return (own ? opts.shallow : opts.bare) ? -1 : p;
 }
 
 /** A definition's header, decorator or closer: what shallow repair keeps without the scopes around it. */
