@@ -479,7 +479,8 @@ export async function packContext(options: PackContextOptions): Promise<PackCont
         // A block ends at its last line, as a whole file's does: the blocks are joined by a blank line.
         body = r.text.endsWith('\n') ? r.text.slice(0, -1) : r.text;
         for (const d of r.stats.degraded)
-          if (d.code !== 'BUDGET_TOO_SMALL' && d.code !== 'EMPTY_QUERY') degraded.push(degradation('FILE_DEGRADED', `${f.path}: ${d.message}`));
+          if (d.code !== 'BUDGET_TOO_SMALL' && d.code !== 'EMPTY_QUERY' && d.code !== 'QUERY_UNMATCHED')
+            degraded.push(degradation('FILE_DEGRADED', `${f.path}: ${d.message}`));
       } catch (e) {
         if ((e as { code?: string }).code === 'ABORTED') throw e;
         degraded.push(degradation('FILE_NOT_PRUNED', `${f.path}: not pruned (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`));

@@ -314,6 +314,18 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   await cp.pause();
   const tuning = options.tuning ?? {};
   const rubrics = withReportClues(ablate(scored, options), query, lines, st, options.fileName, tuning.clueWeight);
+  // A query none of whose terms, names or locations occur (the scorer finds no evidence and no
+  // clue of the query tells a line apart) gets what an empty one gets, the outline that fits:
+  // said, so that a caller does not read the outline as an answer. With under two non-blank lines
+  // there is no outline to choose: nothing said.
+  if (query.trim() !== '' && scored.documentScore === 0 && isFlat(rubrics.heads[0]) && nonBlankAtLeast(lines, 2)) {
+    degraded.push(
+      degradation(
+        'QUERY_UNMATCHED',
+        'nothing in the input matches the query (no term, name or location of it occurs): kept the outline (imports, definitions) that fits',
+      ),
+    );
+  }
   await cp.pause();
   const fused = fuseEmissions(rubrics);
   await cp.pause();
@@ -462,6 +474,19 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const bias = Number.isFinite(selection.bias) ? selection.bias : 0;
   lazyLines(result, () => explainLines(rubrics, fused, bias, keep, selection.reason, total));
   return result;
+}
+
+function nonBlankAtLeast(lines: readonly string[], k: number): boolean {
+  let seen = 0;
+  for (const l of lines) if (l.trim() !== '' && ++seen >= k) return true;
+  return false;
+}
+
+/** Whether every line's emission margin ([prune, keep] pairs) is the same: a rubric that tells no line from another. */
+function isFlat(emissions: Float64Array): boolean {
+  const first = emissions[1] - emissions[0];
+  for (let t = 2; t < emissions.length; t += 2) if (Math.abs(emissions[t + 1] - emissions[t] - first) > 1e-9) return false;
+  return true;
 }
 
 /**

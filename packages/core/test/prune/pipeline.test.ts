@@ -305,6 +305,27 @@ describe('bad input', () => {
     expect(r.keptLines.length).toBeGreaterThan(0);
   });
 
+  it('a query nothing in the input matches keeps the outline an empty query keeps, and says so', async () => {
+    const text = sample('rate_limiter.py');
+    const unmatched = await prune(text, { query: 'zebra giraffe okapi', ratio: 4, fileName: 'a.py', tokenCounter: counter });
+    const empty = await prune(text, { query: '', ratio: 4, fileName: 'a.py', tokenCounter: counter });
+    expect(unmatched.stats.degraded).toEqual([
+      {
+        code: 'QUERY_UNMATCHED',
+        message: 'nothing in the input matches the query (no term, name or location of it occurs): kept the outline (imports, definitions) that fits',
+      },
+    ]);
+    expect(unmatched.keptLines).toEqual(empty.keptLines);
+    expectFaithful(text, unmatched);
+  });
+
+  it('a query matched only by a location (a traceback frame of this file) is not unmatched', async () => {
+    const text = sample('rate_limiter.py');
+    const query = 'Traceback (most recent call last):\n  File "a.py", line 12, in <module>\nZeroDivisionError';
+    const r = await prune(text, { query, ratio: 4, fileName: 'a.py', tokenCounter: counter });
+    expect(r.stats.degraded.map((d) => d.code)).not.toContain('QUERY_UNMATCHED');
+  });
+
   it('a huge query is truncated with a note, not rejected', async () => {
     const query = 'bucket refill rate '.repeat(60_000);
     const r = await prune(sample('rate_limiter.py'), { query, ratio: 4, fileName: 'a.py', tokenCounter: counter });
