@@ -3,7 +3,7 @@
  * read (and, for a file that parsed, to parse): whole statements, enclosing scope headers,
  * closing delimiters, control-flow companions, a body statement for Python blocks, and (with
  * `dependencies`; off in prune() since the validation corpus measured it costing recall, see
- * pipeline.ts REPAIR_IMPORTS) the imports that evidence lines use. Other definitions they use are the dependency rubric's call
+ * policy.ts REPAIR_IMPORTS) the imports that evidence lines use. Other definitions they use are the dependency rubric's call
  * (a definition far away costs its scope's headers and markers; repair would pay that even
  * when the budget has better use). Pure: masks and structure in, masks out.
  */

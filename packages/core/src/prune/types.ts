@@ -35,13 +35,13 @@ export interface PruneTuning {
   repairImports?: number;
   /** What the packer values a line by: 0 the semantic rubric's margin, 1 (default) the fused margin. */
   packerValue?: number;
-  /** Budgets under this many tokens: a definition does not drag in the headers of the scopes around it (default prune/pipeline.ts SHALLOW_BELOW; 0 = never). */
+  /** Budgets under this many tokens: a definition does not drag in the headers of the scopes around it (default prune/policy.ts SHALLOW_BELOW; 0 = never). */
   shallowBelow?: number;
-  /** Budgets under this many tokens and under 1/flatRatio of the file: control headers are not kept for the lines inside them (RepairOptions.flat; default prune/pipeline.ts FLAT_BELOW; 0 = never). Not Python. */
+  /** Budgets under this many tokens and under 1/flatRatio of the file: control headers are not kept for the lines inside them (RepairOptions.flat; default prune/policy.ts FLAT_BELOW; 0 = never). Not Python. */
   flatBelow?: number;
   /** See flatBelow (default FLAT_RATIO). */
   flatRatio?: number;
-  /** Under 1/flatRatio of the file: the power of σ(margin) the decoding variants are compared by (default prune/pipeline.ts EVIDENCE_POWER; 1 = the expected evidence). */
+  /** Under 1/flatRatio of the file: the power of σ(margin) the decoding variants are compared by (default prune/policy.ts EVIDENCE_POWER; 1 = the expected evidence). */
   evidencePower?: number;
   /** Budgets under this many tokens and under 1/flatRatio of the file: no header is kept for the lines inside it (RepairOptions.bare; default BARE_BELOW; 0 = never). Not Python. */
   bareBelow?: number;

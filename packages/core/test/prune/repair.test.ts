@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Reason } from '../../src/prune/reasons.js';
-import { MAX_WHOLE_SPAN } from '../../src/prune/pipeline.js';
+import { MAX_WHOLE_SPAN } from '../../src/prune/policy.js';
 import { buildRepairIndex, repairKeepSet, type RepairOptions } from '../../src/prune/repair.js';
 import type { LanguageId } from '../../src/syntax/types.js';
 import { LineKind as K } from '../../src/syntax/types.js';
