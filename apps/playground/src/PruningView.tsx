@@ -2,22 +2,23 @@ import { lazy, Suspense, type ComponentType, useCallback, useEffect, useLayoutEf
 import type { DiffEditorProps, DiffOnMount } from '@monaco-editor/react';
 import type { editor } from 'monaco-editor/editor/editor.api';
 import { detectLanguage, isLanguageId, LANGUAGES, type ElisionStyle, type LanguageId } from '@ctxprune/core';
-import { ENGINE_CHOICES, isAbortError, type EngineChoice, type LoadProgress, type WorkerCapabilities, type WorkerPruneResult } from '@ctxprune/core/worker';
+import { ENGINE_CHOICES, type EngineChoice, type LoadProgress, type WorkerCapabilities } from '@ctxprune/core/worker';
 import { prunedLineLabels } from './lineNumbers';
 import { getPruner, onLoadProgress, rememberFirstLoad } from './pruner';
 import { SAMPLES, findSample } from './samples';
 import { LAYERS, MAX_URL_CODE_CHARS, clampRatio, writeUrlState, type ViewState } from './urlState';
-import { initialViewState, pruneRequest } from './pruneRequest';
+import { initialViewState } from './pruneRequest';
 import { LAYER_INFO, heatmapDecorations, injectHeatmapStyles, layerScale } from './heatmap';
 import { EXTENSION, LANGUAGE_LABELS, MONACO_LANGUAGE } from './languages';
 import { Legend } from './Legend';
 import { keptFor } from './why';
+import { bestEvidenceLine } from './evidence';
 import { LightDiff } from './LightDiff';
 import { StatsBar } from './StatsBar';
+import { usePruneRun } from './usePruneRun';
 
 /** Files above this size are refused before they reach the editor (the library's own limit is 8 MB of text). */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
-const DEBOUNCE_MS = 250;
 /** Monaco loads after the first result is on screen, or after this long without one (a slow first run). */
 const EDITOR_FALLBACK_MS = 8000;
 
@@ -43,16 +44,6 @@ const MonacoDiff = lazy<ComponentType<DiffEditorProps>>(() =>
   ),
 );
 
-interface RunState {
-  status: 'starting' | 'running' | 'done' | 'error' | 'cancelled';
-  result: WorkerPruneResult | null;
-  error: { message: string; code?: string } | null;
-  /** Increments with each delivered result (tests wait on it). */
-  seq: number;
-  /** The input the result was computed for. */
-  code: string | null;
-}
-
 /** Engine picker labels that say what each choice will really do on this page. */
 function engineLabels(caps: WorkerCapabilities | null): Record<EngineChoice, string> {
   const neural = caps?.neural ?? false;
@@ -68,11 +59,9 @@ function engineLabels(caps: WorkerCapabilities | null): Record<EngineChoice, str
 /** The line-pruning tab (the original playground view). URL state is written while it is the active tab. */
 export function PruningView({ active }: { active: boolean }) {
   const [state, setState] = useState<ViewState>(() => initialViewState(window.location.search));
-  const [run, setRun] = useState<RunState>({ status: 'starting', result: null, error: null, seq: 0, code: null });
   const [caps, setCaps] = useState<WorkerCapabilities | null>(null);
   const [download, setDownload] = useState<LoadProgress[]>([]);
   const [toast, setToast] = useState<string | null>(null);
-  const [rerun, setRerun] = useState(0);
   const [tokensDraft, setTokensDraft] = useState(state.tokens === null ? '' : String(state.tokens));
 
   const pruner = useMemo(() => getPruner(), []);
@@ -83,8 +72,6 @@ export function PruningView({ active }: { active: boolean }) {
    */
   const [editorOriginal, setEditorOriginal] = useState<string | null>(null);
   const decoRef = useRef<editor.IEditorDecorationsCollection | null>(null);
-  const seqRef = useRef(0);
-  const abortRef = useRef<AbortController | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const wrapRef = useRef<HTMLDivElement>(null);
   /** The result seq whose text is in the pruned editor; copied to data-diff-for once the diff is computed. */
@@ -126,45 +113,8 @@ export function PruningView({ active }: { active: boolean }) {
     return onLoadProgress(setDownload);
   }, [pruner]);
 
-  // --- the run loop: debounced, superseding, stale results dropped -------------------------
-  const runNow = useCallback(() => {
-    const s = stateRef.current;
-    const my = ++seqRef.current;
-    abortRef.current?.abort();
-    const ac = new AbortController();
-    abortRef.current = ac;
-    setRun((r) => ({ ...r, status: r.status === 'starting' ? 'starting' : 'running' }));
-    const { text, options } = pruneRequest(s);
-    pruner.prune(text, { ...options, signal: ac.signal }).then(
-      (result) => {
-        if (my !== seqRef.current) return; // a newer request exists: never show this one
-        setRun((r) => ({ status: 'done', result, error: null, seq: r.seq + 1, code: s.code }));
-      },
-      (e: unknown) => {
-        if (my !== seqRef.current) return;
-        if (isAbortError(e)) {
-          setRun((r) => ({ ...r, status: 'cancelled' }));
-          return;
-        }
-        const err = e as { message?: string; code?: string };
-        setRun((r) => ({
-          status: 'error',
-          result: null,
-          error: { message: err?.message ?? String(e), code: err?.code },
-          seq: r.seq + 1,
-          code: s.code,
-        }));
-      },
-    );
-  }, [pruner]);
-
-  useEffect(() => {
-    // The first request at once: the worker has pruned it ahead (pruneRequest.ts); edits wait for a pause.
-    const t = setTimeout(runNow, seqRef.current === 0 ? 0 : DEBOUNCE_MS);
-    return () => clearTimeout(t);
-  }, [runNow, code, state.query, state.ratio, state.tokens, state.language, state.engine, state.elision, state.fileName, rerun]);
-
-  const cancel = () => abortRef.current?.abort();
+  // --- the run loop: debounced, superseding, stale results dropped (usePruneRun.ts) ---------
+  const { run, setRun, cancel, rerun } = usePruneRun(pruner, state, stateRef);
 
   // --- the editor: Monaco once the first result (or error) has been painted ---------------------
   const wantEditor = useCallback(() => setEditorOriginal((o) => o ?? stateRef.current.code ?? ''), []);
@@ -265,25 +215,7 @@ export function PruningView({ active }: { active: boolean }) {
     // Only once the diff is the one of this result's text (setModel announces an empty one first).
     if (diff.getModifiedEditor().getModel()?.getValue() !== r.text || diff.getLineChanges() === null) return;
     revealFor.current = 0;
-    // The evidence that answers the query best (a module docstring at line 1 can be evidence too,
-    // but is not what the reader came for): the kept run whose evidence lines weigh most (sum of
-    // their semantic scores), from its first line.
-    let start = 0;
-    let bestWeight = -1;
-    for (let i = 0; i < r.lines.length;) {
-      if (!r.lines[i].kept) {
-        i++;
-        continue;
-      }
-      let j = i;
-      let weight = 0;
-      for (; j < r.lines.length && r.lines[j].kept; j++) if (r.lines[j].reason === 'evidence') weight += r.lines[j].semantic;
-      if (weight > bestWeight) {
-        bestWeight = weight;
-        start = r.lines[i].line;
-      }
-      i = j;
-    }
+    const start = bestEvidenceLine(r.lines);
     const first = start > 0 ? r.lines[start - 1] : undefined;
     const original = diff.getOriginalEditor();
     if (!first || first.line > (original.getModel()?.getLineCount() ?? 0)) return;
@@ -407,7 +339,7 @@ export function PruningView({ active }: { active: boolean }) {
   const onKeyDown = (e: React.KeyboardEvent) => {
     if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
       e.preventDefault();
-      setRerun((n) => n + 1);
+      rerun();
     }
   };
 
@@ -558,7 +490,7 @@ export function PruningView({ active }: { active: boolean }) {
                 Cancel
               </button>
             ) : (
-              <button type="button" className="btn" onClick={() => setRerun((n) => n + 1)} title="Ctrl+Enter">
+              <button type="button" className="btn" onClick={rerun} title="Ctrl+Enter">
                 Run
               </button>
             )}
