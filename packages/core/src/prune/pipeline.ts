@@ -118,7 +118,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
     degraded.push(
       degradation(
         'QUERY_UNMATCHED',
-        'nothing in the input matches the query (no term, name or location of it occurs): kept the outline (imports, definitions) that fits',
+        'nothing in the input matches the query (no word of it of two or more letters that is not a stopword, no name or location of it occurs): kept the outline (imports, definitions) that fits',
       ),
     );
   }

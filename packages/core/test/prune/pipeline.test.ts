@@ -312,7 +312,8 @@ describe('bad input', () => {
     expect(unmatched.stats.degraded).toEqual([
       {
         code: 'QUERY_UNMATCHED',
-        message: 'nothing in the input matches the query (no term, name or location of it occurs): kept the outline (imports, definitions) that fits',
+        message:
+          'nothing in the input matches the query (no word of it of two or more letters that is not a stopword, no name or location of it occurs): kept the outline (imports, definitions) that fits',
       },
     ]);
     expect(unmatched.keptLines).toEqual(empty.keptLines);
