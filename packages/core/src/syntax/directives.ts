@@ -74,15 +74,20 @@ export function pairDirectives(lines: readonly string[], a: DirectiveArrays, par
 
 /**
  * A macro's invocation over several lines that recovery blanked (shims-macros.ts:
- * `CHECK(f(a,\n  b))`): its first line is a header whose closer is its last, the lines between are
- * its children, so that an output keeps its last line only with its first.
+ * `CHECK(f(a,\n  b))`, or `EXPECT_X(\n  f(throw 1),\n  "");` whose `;` stays): its first line is a
+ * header whose closer is its last, the lines between are its children, so that an output keeps its
+ * last line only with its first.
  */
 function tieInvocation(lines: readonly string[], a: DirectiveArrays, parsed: readonly string[], r: number): void {
   const call = SPAN_CALL.exec(lines[r]);
   if (!call) return;
   const end = closeAcross(lines, r, call[0].length - 1);
   if (!end || end[0] === r) return;
-  for (let x = r + 1; x <= end[0]; x++) if (parsed[x].trim() !== '' || a.blockEnd[x] >= 0 || a.companionGroup[x] >= 0) return;
+  for (let x = r + 1; x <= end[0]; x++) {
+    // The last line keeps what follows the invocation (`"");` leaves its `;` to the parser).
+    const seen = x === end[0] ? parsed[x].slice(0, end[1] + 1) : parsed[x];
+    if (seen.trim() !== '' || a.blockEnd[x] >= 0 || a.companionGroup[x] >= 0) return;
+  }
   a.blockEnd[r] = end[0];
   a.closer[r] = end[0];
   for (let x = r + 1; x <= end[0]; x++) a.parent[x] = r;

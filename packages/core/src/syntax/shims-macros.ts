@@ -97,6 +97,8 @@ const TYPE_WORD_BEFORE =
 const DECLARATOR_AFTER = /^[ \t]+[A-Za-z_]\w*[ \t]*[=;,)[]/;
 /** Code that ends in the middle of an expression or an initializer (its comments removed: codeOf). */
 const CONTINUES = /(?:[=(+\-*/%|&?<[]|\breturn)\s*$|^\s*(?:(?:else\s+)?if|for|while)\b.*\)\s*$|^\s*(?:else|do)\s*$/;
+/** A line that goes on with the expression of the line before: it starts with a binary operator (`      << "message";`, `.then(f)`). */
+const CONTINUED_BELOW = /^\s*(?:<<|>>|\.(?!\.\.)|->|&&|\|\||[+*%?^|]|-(?!-)|\/(?![/*])|&(?!&)|==|!=|<=?|>=?|=(?!=))/;
 
 /** A line's code, without its comments (a line inside a block comment's `*` lines: nothing). */
 function codeOf(line: string): string {
@@ -154,7 +156,9 @@ function rewriteMacroLine(original: string, lowerCaseMacros: boolean, prev: () =
       if (
         AFTER_LONE_CALL.test(rest) &&
         (MACRO_NAME.test(call[2]) || (lowerCaseMacros && !rest.includes(';') && !endsInType(prev()))) &&
-        !CONTINUES.test(prev())
+        !CONTINUES.test(prev()) &&
+        // Not when the statement goes on below: `EXPECT_EQ(a, b)\n    << "message";` is an expression.
+        (rest.includes(';') || !CONTINUED_BELOW.test(codeOf(next())))
       )
         return blank(line);
       if (/^\s*\{/.test(rest)) {

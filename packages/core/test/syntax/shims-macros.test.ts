@@ -35,6 +35,17 @@ describe('rewriteMacros', () => {
     expect(macroLine('TEST_IMPL(idna_toascii) {')).toBe('int f' + ' '.repeat(16) + '() {');
     expect(macroLine('  uv__queue_foreach(q, &loop->handles) {')).toBe('  if' + ' '.repeat(15) + '(q, &loop->handles) {');
   });
+  it('keeps an invocation whose statement goes on below (`EXPECT_X(a, b)` then `<< "message";`, fmt gtest-extra-test.cc)', () => {
+    const text = lines(['  EXPECT_SYSTEM_ERROR(throw_system_error(), EDOM, "test")', '      << "unexpected failure";'], []);
+    expect(rewriteMacros(text, [0])).toBe(text);
+    for (const below of ['      .then(done);', '      && ready;', '      ? a : b;']) {
+      const go = lines(['  CHECK(f(x))', below], []);
+      expect(rewriteMacros(go, [0])).toBe(go);
+    }
+    // A line that is one invocation still is when the line below does not go on with it.
+    const alone = ['  CHECK(f(x))', '  g();'];
+    expect(rewriteMacros(lines(alone, []), [0])).toBe(lines(alone, [0]));
+  });
   it('reads macro arguments and template macros as the parser can', () => {
     const arg = '  ctx = container_of(req, struct poll_ctx, fs_req);';
     expect(macroLine(arg)).toBe(gone(arg, 'struct'));

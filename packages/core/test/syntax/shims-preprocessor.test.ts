@@ -168,6 +168,20 @@ describe('a multi-line invocation that recovery blanked', () => {
     expect([s.blockEnd[1], s.closer[1]]).toEqual([3, 3]);
     expect([s.parent[2], s.parent[3]]).toEqual([1, 1]);
   });
+  it('also when its `;` stays on the last line (a `throw` argument the C++ grammar does not take, fmt gtest-extra-test.cc)', async () => {
+    const src = [
+      'TEST(extra, no_warning) {',
+      '  EXPECT_NONFATAL_FAILURE(',
+      '      EXPECT_SYSTEM_ERROR(throw fmt::system_error(EDOM, "aaa"), EDOM, "bbb"),',
+      '      "");',
+      '}',
+      '',
+    ].join('\n');
+    const s = await analyze(src, 'cpp');
+    expect(s.errorCount).toBe(0);
+    expect([s.blockEnd[1], s.closer[1]]).toEqual([3, 3]);
+    expect([s.parent[2], s.parent[3]]).toEqual([1, 1]);
+  });
 });
 
 describe('pruning C-family code that only recovery parses', () => {
