@@ -63,6 +63,14 @@ class Blobs:
         self.p.stdout.read(1)
         return data
 
+    def text(self, rev: str, path: str):
+        """The file as text, or None when it is missing, over 400 KB or binary (a NUL byte): what
+        every miner reads."""
+        data = self.get(rev, path)
+        if data is None or len(data) > 400_000 or b'\0' in data:
+            return None
+        return data.decode('utf-8', 'replace')
+
     def close(self):
         self.p.stdin.close()
         self.p.wait()
@@ -116,15 +124,16 @@ def commits(git_dir: str, max_commits: int, rev: str = 'HEAD'):
         yield shas[0], shas[1:], msg, files
 
 
-def eligible_sources(parents, msg, files):
+def eligible_sources(parents, msg, files, ext=SRC_EXT, test_re=TEST_RE):
     """The source files a commit edits when it is a case (the benchmark's filter), else None: one
-    parent, a descriptive subject, 1-2 non-test source files of <= 80 changed lines, <= 8 files."""
+    parent, a descriptive subject, 1-2 non-test source files of <= 80 changed lines, <= 8 files.
+    `ext` and `test_re` say what a source file and a test file are (Python and TS/JS by default)."""
     if len(parents) != 1:
         return None
     subject = msg.strip().splitlines()[0] if msg.strip() else ''
     if not descriptive(subject):
         return None
-    src = [(a, d, p) for a, d, p in files if os.path.splitext(p)[1] in SRC_EXT and not TEST_RE.search(p)]
+    src = [(a, d, p) for a, d, p in files if os.path.splitext(p)[1] in ext and not test_re.search(p)]
     if not (1 <= len(src) <= 2) or len(files) > 8 or any(a < 0 or a + d > 80 for a, d, _ in src):
         return None
     return src
@@ -166,10 +175,9 @@ def mine_repo(repo: str, mirror: str, out_dir: str, per_repo: int, max_commits: 
             subject = msg.strip().splitlines()[0]
             query = clean_message(msg)
             for a, d, path in src:
-                data = blobs.get(parents[0], path)
-                if data is None or len(data) > 400_000 or b'\0' in data:
+                text = blobs.text(parents[0], path)
+                if text is None:
                     continue
-                text = data.decode('utf-8', 'replace')
                 pre = text.split('\n')
                 if not (30 <= len(pre) <= 6000):
                     continue

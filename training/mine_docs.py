@@ -209,10 +209,9 @@ def mine_repo(repo: str, mirror: str, out_dir: str, per_repo: int, seed: int, pe
     rng = random.Random(f'{seed}:{repo}')
     pool = {'docstring': [], 'comment': []}
     for path in sorted(names):
-        data = blobs.get(head, path)
-        if data is None or len(data) > 400_000 or b'\0' in data:
+        text = blobs.text(head, path)
+        if text is None:
             continue
-        text = data.decode('utf-8', 'replace')
         lines = text.split('\n')
         if not 30 <= len(lines) <= 6000:
             continue

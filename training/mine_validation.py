@@ -64,10 +64,9 @@ def mine_history(repo, git_dir, pin, rng, caps, max_commits):
             continue
         # One case per commit: the first of its files that qualifies (the benchmark's cases are per file).
         for _a, _d, path in sorted(src, key=lambda f: f[2]):
-            data = blobs.get(parent, path)
-            if data is None or len(data) > 400_000 or b'\0' in data:
+            text = blobs.text(parent, path)
+            if text is None:
                 continue
-            text = data.decode('utf-8', 'replace')
             pre = text.split('\n')
             if not (30 <= len(pre) <= MAX_LINES):
                 continue
@@ -92,10 +91,9 @@ def mine_descriptions(repo, git_dir, pin, rng, cap):
     blobs = Blobs(git_dir)
     pool = {'docstring': [], 'comment': []}
     for path in names[:400]:
-        data = blobs.get(pin, path)
-        if data is None or len(data) > 400_000 or b'\0' in data:
+        text = blobs.text(pin, path)
+        if text is None:
             continue
-        text = data.decode('utf-8', 'replace')
         if not 30 <= text.count('\n') + 1 <= MAX_LINES:
             continue
         found = {'docstring': [], 'comment': []}

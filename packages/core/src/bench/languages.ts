@@ -1,7 +1,8 @@
 /**
  * The languages bench (`ctxprune bench languages`): real files of public repositories in each
  * language the grammars cover beyond the model's (Go, Rust, Java, C, C++, C#, Ruby, PHP), parsed and
- * pruned at each ratio with the lexical scorer (the one `auto` runs for them). Per language: the
+ * pruned at each ratio with the scorer asked for (`auto` by default: the model, as for every language
+ * with a grammar; scorers/auto.ts). Per language: the
  * share of input files that parse with no ERROR or MISSING node, of outputs that parse where the
  * input does, outputs within budget, and outputs whose kept lines are the input's byte for byte.
  * Two repositories a language were looked at while the recovery shims (syntax/shims-preprocessor.ts)
@@ -11,6 +12,8 @@
  */
 import { createHash } from 'node:crypto';
 import { prune } from '../prune/pipeline.js';
+import type { ScorerName } from '../scorers/registry.js';
+import type { Scorer } from '../scorers/types.js';
 import type { LanguageId } from '../syntax/types.js';
 import { lineCount, splitLines } from '../text/lines.js';
 import { outputOrigin } from '../text/elision.js';
@@ -155,12 +158,18 @@ export interface FileCheck {
   ms: number;
 }
 
-export async function checkFile(file: LanguageFile, text: string, ratio: number, counter: TokenCounter): Promise<FileCheck> {
+export async function checkFile(
+  file: LanguageFile,
+  text: string,
+  ratio: number,
+  counter: TokenCounter,
+  scorer: ScorerName | Scorer = 'auto',
+): Promise<FileCheck> {
   const t0 = performance.now();
   // A `.h` goes by its name and content, as a caller passing only the file name gets it: a C
   // repository's C++ header (hiredis's Qt adapter) is C++.
   const language = /\.h$/.test(file.path) && file.language === 'c' ? 'auto' : file.language;
-  const r = await prune(text, { query: queryForFile(text), ratio, language, fileName: file.path, tokenCounter: counter, scorer: 'lexical' });
+  const r = await prune(text, { query: queryForFile(text), ratio, language, fileName: file.path, tokenCounter: counter, scorer });
   const ms = performance.now() - t0;
   return {
     language: file.language,

@@ -3,7 +3,7 @@
  * nothing; model-backed scorers register here and load lazily.
  */
 import { CtxpruneError } from '../errors.js';
-import { ModelledLanguagesScorer } from './auto.js';
+import { AutoScorer } from './auto.js';
 import { LexicalScorer } from './lexical.js';
 import { loadDefaultNeuralScorer } from './neural.js';
 import type { Scorer, ScorerInput, ScorerOutput } from './types.js';
@@ -35,7 +35,7 @@ const loaders: Record<string, () => Promise<Scorer>> = {
   neural: () => loadDefaultNeuralScorer(),
   auto: async () => {
     try {
-      return new ModelledLanguagesScorer(await loadDefaultNeuralScorer());
+      return new AutoScorer(await loadDefaultNeuralScorer());
     } catch (e) {
       return new LexicalFallbackScorer(e instanceof Error ? e.message : String(e));
     }

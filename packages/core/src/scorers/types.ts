@@ -37,7 +37,7 @@ export interface ScorerOutput extends RubricEmissions {
   degraded?: Degradation[];
 }
 
-/** `lexical (auto: the model was not trained on rust)`: what ran and, after a fallback, why. */
+/** `lexical (auto: language unknown)`: what ran and, after a fallback, why. */
 export function describeScorer(s: { scorer: string; fallbackReason?: string }): string {
   return s.fallbackReason ? `${s.scorer} (auto: ${s.fallbackReason})` : s.scorer;
 }

@@ -4,9 +4,8 @@
  * exposes it with comlink.
  */
 import type { AssetConfig, CtxpruneEnv, FetchLike } from '../config.js';
-import { MODELLED_LANGUAGES } from '../features/lines.js';
 import type { PruneOptions, PruneResult } from '../prune/types.js';
-import { ModelledLanguagesScorer } from '../scorers/auto.js';
+import { AutoScorer } from '../scorers/auto.js';
 import type { Scorer } from '../scorers/types.js';
 import type { TokenCounter } from '../text/tokens.js';
 import type {
@@ -232,8 +231,6 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
     if (engine.loadGrammar) for (const l of langs) quiet(engine.loadGrammar(l));
     const e = p.engine ?? 'auto';
     if (e === 'lexical' || !neuralAvailable()) return;
-    // Auto runs the model only on the languages it was trained on.
-    if (e === 'auto' && langs.length > 0 && !langs.some((l) => MODELLED_LANGUAGES.has(l as never))) return;
     // Auto's first results come from the JavaScript executor: onnxruntime (its 14 MB wasm compiled,
     // then ~0.5 s of initialisation on this thread) loads after the first result (autoScorer).
     quiet(loadNeural(e === 'webgpu' ? 'webgpu' : e === 'wasm' ? 'wasm' : 'js'));
@@ -282,9 +279,9 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
     const backend: NeuralBackend = requested === 'webgpu' ? 'webgpu' : 'wasm';
     try {
       if (requested === 'auto') {
-        // Auto: the model only for the languages it was trained on; it says when it stood aside.
+        // Auto: the model wherever the language is known; it says when it stood aside (scorers/auto.ts).
         const { scorer, deferWasm } = await autoScorer();
-        return { scorer: new ModelledLanguagesScorer(scorer), note: null, deferWasm };
+        return { scorer: new AutoScorer(scorer), note: null, deferWasm };
       }
       const s = await loadNeural(backend);
       let note: string | null = null;

@@ -102,6 +102,25 @@ describe('ctxprune bench languages', { timeout: 60_000 }, () => {
     expect(failures).toEqual([]);
   });
 
+  it('runs the scorer asked for (auto by default) and says which', async () => {
+    const ids = join(mkdtempSync(join(tmpdir(), 'ctxprune-langids-')), 'files.json');
+    const commit = execFileSync('git', ['--git-dir', join(mirror, 'o+c', 'repo'), 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+    writeFileSync(ids, JSON.stringify([{ repo: 'o/c', commit, language: 'c', split: 'tune', paths: ['plain.c'] }]));
+    for (const [flag, named] of [
+      [[], 'auto'],
+      [['--scorer', 'lexical'], 'lexical'],
+    ] as const) {
+      const out: string[] = [];
+      expect(
+        await main(['bench', 'languages', '--mirror', mirror, '--ids', ids, '--ratios', '4', ...flag], { out: (s) => out.push(s), err: () => undefined }),
+      ).toBe(0);
+      expect(out[0]).toMatch(new RegExp(`; scorer ${named}, budget in o200k_base$`));
+    }
+    const err: string[] = [];
+    expect(await main(['bench', 'languages', '--mirror', mirror, '--ids', ids, '--scorer', 'bm99'], { out: () => undefined, err: (s) => err.push(s) })).toBe(2);
+    expect(err.join('')).toMatch(/unknown scorer "bm99"/);
+  });
+
   it('without mirrors: a clear error', async () => {
     const err: string[] = [];
     const io = { out: () => undefined, err: (s: string) => err.push(s) };

@@ -90,15 +90,19 @@ describe('neural scorer (shipped model, WASM)', { timeout: 60_000 }, () => {
     expect(a.name).toBe('neural');
   });
 
-  it("'auto' runs the model for the languages it was trained on and the lexical scorer for the rest", async () => {
+  it("'auto' runs the model wherever the language is known, Rust too, and the lexical scorer for unknown text", async () => {
     const auto = await resolveScorer('auto');
     const py = await analyze('x = 1\n', 'python');
     expect((await auto.score({ query: 'x', lines: ['x = 1', ''], structure: py, language: 'python' })).scorer).toBe('neural');
     const rs = await analyze('fn main() {}\n', 'rust');
-    const out = await auto.score({ query: 'main', lines: ['fn main() {}', ''], structure: rs, language: 'rust' });
+    const rust = await auto.score({ query: 'main', lines: ['fn main() {}', ''], structure: rs, language: 'rust' });
+    expect(rust.scorer).toBe('neural');
+    expect(rust.fallbackReason).toBeUndefined();
+    const text = await analyze('main entry\n', null);
+    const out = await auto.score({ query: 'main', lines: ['main entry', ''], structure: text, language: null });
     expect(out.scorer).toBe('lexical');
-    expect(out.fallbackReason).toBe('the model was not trained on rust');
-    expect(describeScorer(out)).toBe('lexical (auto: the model was not trained on rust)');
+    expect(out.fallbackReason).toBe('language unknown');
+    expect(describeScorer(out)).toBe('lexical (auto: language unknown)');
     expect(out.backend).toBe('cpu');
   });
 });

@@ -483,10 +483,19 @@ describe('loading before the first request', () => {
     client.dispose();
   });
 
-  it('the lexical engine, or Auto on a language the model was not trained on, loads no model', async () => {
+  it('Auto on a language the model was not trained on (Go) loads the model too: it runs there', async () => {
+    const g = gated();
+    const { client } = setup({ auto: true, modelUrl: '/m.onnx', neural: g.install, preload: { languages: ['go'], engine: 'auto' } });
+    await client.capabilities();
+    await until(() => g.asked.length === 3);
+    expect(g.asked.sort()).toEqual(['grammar:go', 'neural:js', 'tokenizer']);
+    client.dispose();
+  });
+
+  it('the lexical engine loads no model', async () => {
     for (const preload of [
       { languages: ['python'], engine: 'lexical' },
-      { languages: ['go'], engine: 'auto' },
+      { languages: ['go'], engine: 'lexical' },
     ] as WorkerPreload[]) {
       const g = gated();
       const { client } = setup({ auto: true, modelUrl: '/m.onnx', neural: g.install, preload });

@@ -18,6 +18,7 @@ import {
   summarizeChecks,
 } from '../../bench/languages.js';
 import { CtxpruneError } from '../../errors.js';
+import { resolveScorer } from '../../scorers/registry.js';
 import { loadDefaultTokenCounter } from '../../text/tokens.js';
 import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
 import type { Command } from '../main.js';
@@ -27,13 +28,13 @@ import { mirrorDirFromArgs } from './shared.js';
 const DEFAULT_IDS = fileURLToPath(new URL('../../../bench/languages/files.json', import.meta.url));
 
 const usage =
-  'ctxprune bench languages [--mirror DIR] [--ids FILES.json] [--ratios 4,8] [--split all|tune|held-out] [--limit N] [--json] | ctxprune bench languages --select --mirror DIR --ids OUT.json [--per-repo 100]';
+  'ctxprune bench languages [--mirror DIR] [--ids FILES.json] [--ratios 4,8] [--split all|tune|held-out] [--scorer auto|lexical|neural] [--limit N] [--json] | ctxprune bench languages --select --mirror DIR --ids OUT.json [--per-repo 100]';
 
 export const command: Command = {
   summary: 'parse rate and output checks per language (Go, Rust, Java, C, C++, C#, Ruby, PHP) on real files',
   usage,
   async run(argv, io) {
-    const args = parseArgs(argv, ['select', 'json'], ['mirror', 'ids', 'ratios', 'split', 'limit', 'per-repo']);
+    const args = parseArgs(argv, ['select', 'json'], ['mirror', 'ids', 'ratios', 'split', 'limit', 'per-repo', 'scorer']);
     const mirrors = openMirrors(mirrorDirFromArgs(args), 'bench languages');
     const idsPath = stringFlag(args, 'ids') ?? DEFAULT_IDS;
     if (boolFlag(args, 'select')) {
@@ -54,11 +55,14 @@ export const command: Command = {
     files = files.filter((f) => existsSync(mirrors.gitDir(f.repo)));
     if (limit > 0) files = files.slice(0, limit);
     const counter = await loadDefaultTokenCounter();
+    // Resolved once: a name would load the model for every file.
+    const scorerName = stringFlag(args, 'scorer') ?? 'auto';
+    const scorer = await resolveScorer(scorerName);
     const checks: FileCheck[] = [];
     for (const f of files) {
       const text = mirrors.git(f.repo, 'show', `${f.commit}:${f.path}`);
       if (text.length > MAX_FILE_CHARS) continue;
-      for (const ratio of ratios) checks.push(await checkFile(f, text, ratio, counter));
+      for (const ratio of ratios) checks.push(await checkFile(f, text, ratio, counter, scorer));
     }
     const rows = summarizeChecks(checks);
     if (boolFlag(args, 'json')) {
@@ -72,7 +76,9 @@ export const command: Command = {
       return 0;
     }
     const repos = new Set(files.map((f) => f.repo)).size;
-    io.out(`${files.length} files (${split}) of ${repos} repositories from ${idsPath}, mirrors ${mirrors.dir}; lexical scorer, budget in ${counter.name}`);
+    io.out(
+      `${files.length} files (${split}) of ${repos} repositories from ${idsPath}, mirrors ${mirrors.dir}; scorer ${scorerName}, budget in ${counter.name}`,
+    );
     if (missing.length) io.out(`not in the mirrors, skipped: ${missing.join(', ')}`);
     io.out(formatLanguageTable(rows));
     return 0;
