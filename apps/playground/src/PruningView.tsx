@@ -216,10 +216,9 @@ export function PruningView({ active }: { active: boolean }) {
     if (diff.getModifiedEditor().getModel()?.getValue() !== r.text || diff.getLineChanges() === null) return;
     revealFor.current = 0;
     const start = bestEvidenceLine(r.lines);
-    const first = start > 0 ? r.lines[start - 1] : undefined;
     const original = diff.getOriginalEditor();
-    if (!first || first.line > (original.getModel()?.getLineCount() ?? 0)) return;
-    original.revealLineNearTop(first.line, 1 /* ScrollType.Immediate */);
+    if (start === 0 || start > (original.getModel()?.getLineCount() ?? 0)) return;
+    original.revealLineNearTop(start, 1 /* ScrollType.Immediate */);
   };
   const runRef = useRef(run);
   useLayoutEffect(() => {

@@ -1,6 +1,6 @@
 /**
  * The languages bench (`ctxprune bench languages`): real files of public repositories in each
- * language the grammars cover beyond the model's (Go, Rust, Java, C, C++, C#, Ruby, PHP), parsed and
+ * language the grammars cover beyond the model's training languages (Go, Rust, Java, C, C++, C#, Ruby, PHP), parsed and
  * pruned at each ratio with the scorer asked for (`auto` by default: the model, as for every language
  * with a grammar; scorers/auto.ts). Per language: the
  * share of input files that parse with no ERROR or MISSING node, of outputs that parse where the

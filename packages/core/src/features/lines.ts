@@ -9,8 +9,8 @@
  * identifier splitting (text/identifiers.ts) and BM25 (scorers/bm25.ts).
  */
 import { buildBm25Index, bm25Scores, idf as bm25Idf } from '../retrieval/bm25.js';
-import { grammarTable, languageEntry } from '../syntax/grammars.js';
-import { type FileStructure, LANGUAGES, type LanguageId, LineKind } from '../syntax/types.js';
+import { languageEntry } from '../syntax/grammars.js';
+import { type FileStructure, type LanguageId, LineKind } from '../syntax/types.js';
 import { identifierParts, nameTerm, queryTermsOf, termsOf } from '../text/identifiers.js';
 import { SEMANTIC_FEATURE_NAMES, semanticFeatures, type WordVectors } from './semantic.js';
 import { runSteps, STEP_LINES, type Steps } from '../util/steps.js';
@@ -80,12 +80,6 @@ export const FEATURE_SETS: Readonly<Record<number, readonly string[]>> = {
 };
 
 export const FEATURE_NAMES: readonly string[] = FEATURE_SETS[FEATURE_VERSION];
-
-/**
- * The languages the features tell apart (lang_python, lang_tsjs): the model learned only these.
- * For any other language both flags are 0, an input it never saw; `auto` scores those lexically.
- */
-export const MODELLED_LANGUAGES: ReadonlySet<LanguageId> = new Set<LanguageId>(LANGUAGES.filter((l) => grammarTable(l).modelFamily !== undefined));
 
 export const FEATURE_COUNT = FEATURE_NAMES.length;
 
