@@ -6,10 +6,13 @@
  * `#endif` (`#endregion`), and its `#elif`/`#else` lines are its companions: repair keeps an `#if`
  * with its `#endif`, and an `#else` with both. A line of a branch that the parser did not see (a
  * recovered parse keeps one branch of each conditional) has that branch's directive as its parent,
- * so that it is kept inside its conditional, where a reparse of the output drops it again.
+ * so that it is kept inside its conditional, where a reparse of the output drops it again; and the
+ * brackets around it as its nesting (unseenNesting), so that the braces of that branch balance.
  * Unmatched directives are left alone. Pure: lines and the analysis' arrays in, the arrays updated.
  */
 import { SPAN_CALL, closeAcross } from './shims-macros.js';
+import { bracketPairs, pairTargets } from '../text/brackets.js';
+import { blank } from './shims-preprocessor.js';
 
 const OPEN = /^\s*#\s*(?:if|ifdef|ifndef|region)\b/;
 const MIDDLE = /^\s*#\s*(?:elif|elifdef|elifndef|else)\b/;
@@ -91,4 +94,67 @@ function tieInvocation(lines: readonly string[], a: DirectiveArrays, parsed: rea
   a.blockEnd[r] = end[0];
   a.closer[r] = end[0];
   for (let x = r + 1; x <= end[0]; x++) a.parent[x] = r;
+}
+
+/** A line that cannot be the header of a `{` on the next line: it ends a statement, an element or a label. */
+const NOT_HEADER = /[;,{}:]\s*$/;
+const COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*)/;
+
+/**
+ * Bracket nesting for the lines the parser did not see (a branch recovery blanked, a macro
+ * invocation it blanked): the tree gives them none, so a kept line there kept no brace around it,
+ * and an output whose branch's braces do not balance does not parse. Each run of lines blank in the
+ * parse is scanned for its brackets (text/brackets.ts; its directives, tied by pairDirectives, left
+ * out), with nesting.ts's meaning: a line inside brackets needs the lines that open and close them.
+ * A `{` that begins its line (Allman style) and its header, the line before it, need each other,
+ * and an `else` or `catch` header needs the `}` before it. A run whose brackets do not balance
+ * (`extern "C" {` alone in its branch) gets none. Per line, the lines it needs; null when none.
+ */
+export function unseenNesting(lines: readonly string[], parsed: readonly string[]): number[][] | null {
+  const n = lines.length;
+  let out: number[][] | null = null;
+  for (let s = 0; s < n;) {
+    if (parsed[s].trim() !== '') {
+      s++;
+      continue;
+    }
+    let e = s;
+    let unseen = false;
+    for (; e < n && parsed[e].trim() === ''; e++) unseen ||= lines[e].trim() !== '';
+    // Directives (and their continuation lines) as blank lines: their brackets are no code's.
+    const run: string[] = [];
+    const directives = new Set<number>();
+    for (let r = s, continued = false; r < e; r++) {
+      const directive: boolean = continued || /^\s*#/.test(lines[r]);
+      continued = directive && /\\\r?$/.test(lines[r]);
+      if (directive) directives.add(r - s);
+      run.push(directive ? blank(lines[r]) : lines[r]);
+    }
+    const pairs = unseen ? bracketPairs(run, 'c') : null;
+    if (pairs?.length) {
+      out ??= Array.from({ length: n }, () => []);
+      const targets = pairTargets(run.length, pairs);
+      /** The last line before `x` in its branch with code on it, or -1. */
+      const before = (x: number) => {
+        let h = x - 1;
+        while (h >= 0 && !directives.has(h) && (run[h].trim() === '' || COMMENT_LINE.test(run[h]))) h--;
+        return directives.has(h) ? -1 : h;
+      };
+      const link = (a: number, b: number) => {
+        if (!targets[a].includes(b)) targets[a].push(b);
+      };
+      for (const [o] of pairs) {
+        if (!/^\s*\{/.test(run[o])) continue;
+        const h = before(o);
+        if (h < 0 || NOT_HEADER.test(run[h])) continue;
+        link(o, h);
+        link(h, o);
+        const p = /^\s*(?:else|catch)\b/.test(run[h]) ? before(h) : -1;
+        if (p >= 0 && /^\s*\}/.test(run[p])) link(h, p);
+      }
+      for (let x = 0; x < run.length; x++) for (const t of targets[x]) out[s + x].push(s + t);
+    }
+    s = e;
+  }
+  return out;
 }

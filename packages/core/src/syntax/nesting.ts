@@ -201,3 +201,17 @@ export function* nestingSteps(root: Node, table: GrammarTable, lines: string[], 
   nestOffsets[n] = targets.length;
   return { nestOffsets, nestTargets: Int32Array.from(targets) };
 }
+
+/** `base` with more lines needed per line (`extra[i]`: what keeping line i needs besides). */
+export function withTargets(base: Nesting, extra: readonly (readonly number[])[]): Nesting {
+  const n = base.nestOffsets.length - 1;
+  const nestOffsets = new Int32Array(n + 1);
+  const targets: number[] = [];
+  for (let r = 0; r < n; r++) {
+    nestOffsets[r] = targets.length;
+    for (let j = base.nestOffsets[r]; j < base.nestOffsets[r + 1]; j++) targets.push(base.nestTargets[j]);
+    for (const x of extra[r] ?? []) if (!targets.includes(x, nestOffsets[r])) targets.push(x);
+  }
+  nestOffsets[n] = targets.length;
+  return { nestOffsets, nestTargets: Int32Array.from(targets) };
+}

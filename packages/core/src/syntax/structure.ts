@@ -15,8 +15,8 @@ import { LineKind, type FileStructure, type LanguageId } from './types.js';
 import { applySpans, isCloserLine, stripCr, useEdgeSteps } from './lexical.js';
 import { typeOf } from './nodecache.js';
 import { countErrors } from './validity.js';
-import { nestingSteps, type Nesting } from './nesting.js';
-import { pairDirectives } from './directives.js';
+import { nestingSteps, withTargets, type Nesting } from './nesting.js';
+import { pairDirectives, unseenNesting } from './directives.js';
 import { type Pause, runSteps, runStepsAsync, STEP_LINES, type Steps } from '../util/steps.js';
 import type { Ctx } from './analysis.js';
 import { Analyzer } from './statements.js';
@@ -45,7 +45,10 @@ function* finishSteps(a: Analyzer, errorCount: number, nestingOf: (spanStart: In
     a.parent,
     a.lang,
   );
-  const nesting = yield* nestingOf(a.spanStart);
+  const treeNesting = yield* nestingOf(a.spanStart);
+  // The lines recovery blanked have no tree: their brackets nest them (directives.ts).
+  const unseen = parsed && unseenNesting(lines, parsed);
+  const nesting = unseen ? withTargets(treeNesting, unseen) : treeNesting;
   return {
     language: a.lang,
     source: 'tree-sitter',

@@ -4,7 +4,8 @@
  * open and close each bracket around it, or the pruned text leaves an array or a block unclosed.
  * A lexical scan: brackets inside quoted strings and comments do not count; a bracket left
  * unmatched (a parse the scan cannot follow) gives up on the whole file (no nesting, as before).
- * Same shape as syntax/nesting.ts's, so the repair closes over it unchanged.
+ * Same shape as syntax/nesting.ts's, so the repair closes over it unchanged. The C family's code
+ * is scanned too (`c`, no file format: for the lines its parse did not see, syntax/directives.ts).
  */
 import type { Nesting } from '../syntax/nesting.js';
 
@@ -28,11 +29,23 @@ export function bracketFormat(fileName?: string | null): string | null {
   return Object.prototype.hasOwnProperty.call(FORMATS, ext) ? ext : null;
 }
 
+/** C, C++ and C# code: line and block comments, strings and character literals with escapes. */
+const C_CODE = { hash: false, slash: true };
+
 const PAIRS: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
 
 /** The bracket nesting of `lines` in `format` (from bracketFormat), or null when the scan cannot follow it. */
 export function bracketNesting(lines: readonly string[], format: string): Nesting | null {
-  const f = FORMATS[format];
+  const pairs = bracketPairs(lines, format);
+  return pairs && toNesting(pairTargets(lines.length, pairs));
+}
+
+/**
+ * The brackets of `lines` in `format` (from bracketFormat, or `c`) that open and close on different
+ * lines, as [opening line, closing line]; null when the scan cannot follow them.
+ */
+export function bracketPairs(lines: readonly string[], format: string): [number, number][] | null {
+  const f = format === 'c' ? C_CODE : FORMATS[format];
   if (!f) return null;
   const n = lines.length;
   const stack: { ch: string; line: number }[] = [];
@@ -59,7 +72,7 @@ export function bracketNesting(lines: readonly string[], format: string): Nestin
         continue;
       }
       if (quote) {
-        if (ch === '\\' && quote === '"') c++;
+        if (ch === '\\' && (quote === '"' || f === C_CODE)) c++;
         else if (ch === quote) quote = null;
         continue;
       }
@@ -89,6 +102,14 @@ export function bracketNesting(lines: readonly string[], format: string): Nestin
     // A quote left open at the end of a line is YAML prose or an apostrophe, not a string.
   }
   if (stack.length || inBlock || tripleQuote) return null;
+  return pairs;
+}
+
+/**
+ * Per line, the lines keeping it needs under bracket `pairs` (from bracketPairs): the opener and
+ * closer of its innermost pair, and the closer of each pair it opens.
+ */
+export function pairTargets(n: number, pairs: readonly [number, number][]): number[][] {
   // Per line: the opener and closer of its innermost multi-line pair that starts earlier, and
   // the closer of each pair that starts on it.
   const inner = new Int32Array(n).fill(-1);
@@ -105,6 +126,12 @@ export function bracketNesting(lines: readonly string[], format: string): Nestin
       targets[x].push(o, c);
     }
   for (const [o, c] of pairs) targets[o].push(c);
+  return targets;
+}
+
+/** Per-line target lists as a Nesting (CSR). */
+export function toNesting(targets: readonly (readonly number[])[]): Nesting {
+  const n = targets.length;
   const nestOffsets = new Int32Array(n + 1);
   for (let x = 0; x < n; x++) nestOffsets[x + 1] = nestOffsets[x] + targets[x].length;
   const nestTargets = new Int32Array(nestOffsets[n]);
