@@ -5,7 +5,7 @@
  * scorer runs at inference). Run after `npm run build -w @ctxprune/core`.
  *
  *   node training/build_dataset.mjs [--work DIR] [--input commits|docs] [--max-lines 640] [--neg 0.12] [--shard i/k]
- *                                    [--feature-version V] [--words DIR/words] [--no-stems]
+ *                                    [--feature-version V] [--words DIR/words] [--no-stems] [--tokens]
  *
  * --work defaults to $CTXPRUNE_TRAIN_DIR, else data/train (training/paths.mjs).
  * Reads DIR/<input>/*.jsonl (training/mine_commits.py → commits, training/mine_docs.py → docs) and
@@ -33,7 +33,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const core = path.join(here, '..', 'packages', 'core', 'dist');
 const { analyzeByIndent, splitLines } = await import(path.join(core, 'syntax', 'index.js'));
 const { computeLineFeatures, FEATURE_SETS, FEATURE_VERSION } = await import(path.join(core, 'features', 'lines.js'));
-const { WordVectors } = await import(path.join(core, 'features', 'semantic.js'));
+const { WordVectors, semanticTerms, termKey } = await import(path.join(core, 'features', 'semantic.js'));
 const { rubricLabels } = await import(path.join(core, 'labels', 'rubric.js'));
 
 const args = process.argv.slice(2);
@@ -135,6 +135,21 @@ if (opt('fixture')) {
 }
 
 const work = opt('work', defaultWork());
+// --tokens: also each line's hashed terms (tokens.u16 [rows, TOKENS_PER_LINE], 0 = none) and each
+// query's (index.jsonl `q`), for a model that reads tokens (experiment, issue #18).
+const withTokens = args.includes('--tokens');
+const TOKEN_BUCKETS = 32768;
+const TOKENS_PER_LINE = 16;
+const QUERY_TOKENS = 48;
+const tokenIds = (text, max) => {
+  const ids = [];
+  for (const t of semanticTerms(text)) {
+    const id = 1 + (termKey(t) % (TOKEN_BUCKETS - 1));
+    if (!ids.includes(id)) ids.push(id);
+    if (ids.length >= max) break;
+  }
+  return ids;
+};
 const maxLines = Number(opt('max-lines', '640'));
 const negShare = Number(opt('neg', '0.12'));
 const [shardI, shardK] = opt('shard', '0/1').split('/').map(Number);
@@ -149,6 +164,7 @@ const outDir = path.join(work, 'dataset', input === 'commits' ? `shard${shardI}`
 fs.mkdirSync(outDir, { recursive: true });
 const fx = fs.openSync(path.join(outDir, 'features.f32'), 'w');
 const fy = fs.openSync(path.join(outDir, 'labels.u8'), 'w');
+const ft = withTokens ? fs.openSync(path.join(outDir, 'tokens.u16'), 'w') : -1;
 const fi = fs.createWriteStream(path.join(outDir, 'index.jsonl'));
 let offset = 0;
 const t0 = Date.now();
@@ -200,6 +216,11 @@ for (const file of files) {
         y[3 * t + 2] = ex.lab.dependency[lo + t];
       }
       fs.writeSync(fy, y);
+      if (withTokens) {
+        const tk = new Uint16Array(m * TOKENS_PER_LINE);
+        for (let t = 0; t < m; t++) tk.set(tokenIds(ex.lines[lo + t], TOKENS_PER_LINE), t * TOKENS_PER_LINE);
+        fs.writeSync(ft, Buffer.from(tk.buffer));
+      }
       fi.write(
         JSON.stringify({
           repo: c.repo,
@@ -214,6 +235,7 @@ for (const file of files) {
           doc: job.doc,
           neg: job.neg,
           kind: c.kind ?? 'commit',
+          ...(withTokens ? { q: tokenIds(job.query, QUERY_TOKENS) } : {}),
         }) + '\n',
       );
       offset += m;
@@ -224,6 +246,7 @@ for (const file of files) {
 }
 fs.closeSync(fx);
 fs.closeSync(fy);
+if (withTokens) fs.closeSync(ft);
 fi.end();
 if (worker) await worker.terminate();
 console.error(`analyze timeouts: ${timeouts}`);

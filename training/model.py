@@ -20,12 +20,46 @@ class Block(nn.Module):
         return (h + y) * mask
 
 
+class TokenInteraction(nn.Module):
+    """Reads the hashed terms of the query and of each line (experiment, issue #18): learned
+    embeddings, per query term its best cosine with the line's terms, pooled over the query with
+    learned term weights (mean, max, weighted), plus the line's own bag of terms projected small
+    (what kind of line it is, whatever the query)."""
+    OUT = 3 + 8
+
+    def __init__(self, buckets: int, dim: int):
+        super().__init__()
+        self.emb = nn.Embedding(buckets, dim, padding_idx=0)
+        nn.init.normal_(self.emb.weight, std=0.3)
+        self.qweight = nn.Embedding(buckets, 1, padding_idx=0)
+        nn.init.zeros_(self.qweight.weight)
+        self.bag = nn.Linear(dim, 8)
+
+    def forward(self, lt, qt):  # lt [B, L, T] long, qt [B, Q] long -> [B, L, OUT]
+        le = Fn.normalize(self.emb(lt), dim=-1)
+        qe = Fn.normalize(self.emb(qt), dim=-1)
+        lmask = (lt > 0).float()
+        qmask = (qt > 0).float()
+        sim = torch.einsum('bqd,bltd->blqt', qe, le)
+        sim = sim - 4.0 * (1 - lmask).unsqueeze(2)
+        best = sim.max(-1).values.clamp(min=0) * (lmask.sum(-1, keepdim=True) > 0).float()  # [B,L,Q]
+        qn = qmask.sum(-1).clamp(min=1)  # [B]
+        mean = (best * qmask[:, None, :]).sum(-1) / qn[:, None]
+        mx = (best - 2.0 * (1 - qmask[:, None, :])).max(-1).values.clamp(min=0)
+        w = self.qweight(qt).squeeze(-1) - 1e4 * (1 - qmask)
+        w = torch.softmax(w, dim=-1) * (qmask.sum(-1, keepdim=True) > 0).float()
+        weighted = (best * w[:, None, :]).sum(-1)
+        bag = (le * lmask.unsqueeze(-1)).sum(2) / lmask.sum(-1, keepdim=True).clamp(min=1)
+        return torch.cat([torch.stack([mean, mx, weighted], -1), torch.tanh(self.bag(bag))], -1)
+
+
 class LineScorer(nn.Module):
-    def __init__(self, n_features: int, d: int = 64, dilations=(1, 2, 4, 8, 16, 1), kernel: int = 5):
+    def __init__(self, n_features: int, d: int = 64, dilations=(1, 2, 4, 8, 16, 1), kernel: int = 5, tokens=None):
         super().__init__()
         self.register_buffer('mu', torch.zeros(n_features))
         self.register_buffer('sd', torch.ones(n_features))
-        self.proj = nn.Linear(n_features, d)
+        self.tokens = TokenInteraction(*tokens) if tokens else None
+        self.proj = nn.Linear(n_features + (TokenInteraction.OUT if tokens else 0), d)
         self.blocks = nn.ModuleList(Block(d, dl, kernel) for dl in dilations)
         nb = len(dilations)
         self.taps = (0, nb // 2 - 1, nb - 1)  # early, middle, final hidden states
@@ -43,12 +77,15 @@ class LineScorer(nn.Module):
         self.end = nn.Parameter(torch.zeros(3, 2))
         self.receptive = sum(dl * (kernel // 2) for dl in dilations)
 
-    def forward(self, x, mask=None):
-        """x [B, L, F] raw features; mask [B, L] (1 = real line). Returns emissions, gate, doc logit."""
+    def forward(self, x, mask=None, lt=None, qt=None):
+        """x [B, L, F] raw features; mask [B, L] (1 = real line); with tokens, lt [B, L, T] and
+        qt [B, Q] hashed terms. Returns emissions, gate, doc logit."""
         if mask is None:
             mask = torch.ones(x.shape[0], x.shape[1], dtype=x.dtype)
         m = mask.unsqueeze(-1)
         z = (x - self.mu) / self.sd
+        if self.tokens is not None:
+            z = torch.cat([z, self.tokens(lt, qt)], -1)
         h = Fn.gelu(self.proj(z)) * m
         h0 = h
         taps = []

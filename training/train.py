@@ -34,6 +34,10 @@ def load(work):
     rows = [os.path.getsize(os.path.join(d, 'features.f32')) // (4 * F) for d in shards]
     X = np.empty((sum(rows), F), dtype=np.float32)
     Y = np.empty((sum(rows), 3), dtype=np.uint8)
+    tok = all(os.path.exists(os.path.join(d, 'tokens.u16')) for d in shards)
+    T = None
+    if tok:
+        T = np.concatenate([np.fromfile(os.path.join(d, 'tokens.u16'), dtype=np.uint16).reshape(n, -1) for d, n in zip(shards, rows)])
     exs = []
     base = 0
     for d, n in zip(shards, rows):
@@ -46,6 +50,7 @@ def load(work):
             e['offset'] += base
             exs.append(e)
         base += n
+    load.tokens = T
     return exs, X, Y, metas[-1]
 
 
@@ -77,23 +82,33 @@ def make_batch(idx, exs, X, Y, rng, max_lines):
             else:
                 lo = rng.randint(0, n - max_lines)
         m = min(n, max_lines)
-        items.append((X[off + lo:off + lo + m], Y[off + lo:off + lo + m], e['doc']))
+        items.append((X[off + lo:off + lo + m], Y[off + lo:off + lo + m], e['doc'], off + lo, e.get('q')))
     L = max(len(it[0]) for it in items)
     B = len(items)
     xb = np.zeros((B, L, X.shape[1]), dtype=np.float32)
     yb = np.zeros((B, L, 3), dtype=np.int64)
     mb = np.zeros((B, L), dtype=np.float32)
     db = np.zeros(B, dtype=np.float32)
-    for b, (x, y, d) in enumerate(items):
+    for b, (x, y, d, _, _) in enumerate(items):
         xb[b, :len(x)] = x
         yb[b, :len(y)] = y
         mb[b, :len(x)] = 1
         db[b] = d
-    return torch.from_numpy(xb), torch.from_numpy(yb), torch.from_numpy(mb), torch.from_numpy(db)
+    out = [torch.from_numpy(xb), torch.from_numpy(yb), torch.from_numpy(mb), torch.from_numpy(db)]
+    TK = load.tokens
+    if TK is not None:
+        lt = np.zeros((B, L, TK.shape[1]), dtype=np.int64)
+        Q = max(1, max(len(it[4] or []) for it in items))
+        qt = np.zeros((B, Q), dtype=np.int64)
+        for b, (x, _, _, start, q) in enumerate(items):
+            lt[b, :len(x)] = TK[start:start + len(x)]
+            qt[b, :len(q or [])] = q or []
+        out += [torch.from_numpy(lt), torch.from_numpy(qt)]
+    return out
 
 
-def losses(model, xb, yb, mb, db, w_rubric=0.5, w_doc=0.3, w_rank=0.0, pos_weight=5.0):
-    sem, dep, gate, doc = model(xb, mb)
+def losses(model, xb, yb, mb, db, *tok, w_rubric=0.5, w_doc=0.3, w_rank=0.0, pos_weight=5.0):
+    sem, dep, gate, doc = model(xb, mb, *tok)
     fused = gate[..., :1] * sem + gate[..., 1:] * dep
     em = torch.stack([sem, dep, fused])  # [3,B,L,2]
     y = torch.stack([yb[..., 1], yb[..., 2], yb[..., 1]])
@@ -123,7 +138,11 @@ def evaluate(model, exs, X, Y, cost_idx, ratios=(4, 8)):
     for e in exs:
         off, n = e['offset'], e['n']
         x = torch.from_numpy(X[off:off + n]).unsqueeze(0)
-        sem, dep, gate, doc = model(x)
+        tok = []
+        if load.tokens is not None:
+            tok = [torch.from_numpy(load.tokens[off:off + n].astype(np.int64)).unsqueeze(0),
+                   torch.tensor([e.get('q') or [0]], dtype=torch.long)]
+        sem, dep, gate, doc = model(x, None, *tok)
         doc_ok.append(float((doc.item() > 0) == (e['doc'] > 0.5)))
         if e['doc'] < 0.5:
             continue
@@ -146,6 +165,18 @@ def evaluate(model, exs, X, Y, cost_idx, ratios=(4, 8)):
     return out
 
 
+def init_token_embeddings(model, words_dir):
+    """Token embeddings started from the PPMI+SVD word table: each term's bucket gets its vector."""
+    meta = json.load(open(os.path.join(words_dir, 'table.json')))
+    keys = np.fromfile(os.path.join(words_dir, 'keys.u32'), dtype='<u4').astype(np.int64)
+    vec = np.fromfile(os.path.join(words_dir, 'vectors.i8'), dtype=np.int8).reshape(-1, meta['dim']).astype(np.float32) / 127
+    w = model.tokens.emb.weight
+    assert w.shape[1] == vec.shape[1], 'token dim must equal the word table dim'
+    with torch.no_grad():
+        w[torch.from_numpy(1 + keys % 32767)] = torch.from_numpy(vec)
+    print(f'token embeddings: {len(keys)} from {words_dir}', flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--work', default=default_work(), help='work folder (default: $CTXPRUNE_TRAIN_DIR, else data/train)')
@@ -162,6 +193,10 @@ def main():
     ap.add_argument('--w-rank', type=float, default=0.0)
     ap.add_argument('--init', default=None, help='warm start from a checkpoint (continue training)')
     ap.add_argument('--out-name', default='best.pt')
+    ap.add_argument('--no-tokens', action='store_true', help='ignore the dataset\'s tokens (a control run)')
+    ap.add_argument('--freeze-tokens', action='store_true', help='keep the token embeddings (and query-term weights) as initialised')
+    ap.add_argument('--token-dim', type=int, default=48)
+    ap.add_argument('--init-words', default=None, help='with tokens: start the embeddings from a word table (pretrain_words.py)')
     ap.add_argument('--smoke', action='store_true', help='validate on the training data (pipeline check only)')
     args = ap.parse_args()
     torch.set_num_threads(1)
@@ -170,6 +205,8 @@ def main():
     rng = random.Random(args.seed)
 
     exs, X, Y, meta = load(args.work)
+    if args.no_tokens:
+        load.tokens = None
     split = dict(REPOS)
     train = [e for e in exs if split.get(e['repo'], 'train') == 'train']
     val = [e for e in exs if split.get(e['repo']) == 'val']
@@ -181,7 +218,12 @@ def main():
     from_names = meta.get('names') or json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'feature_names.json')))
     cost_idx = from_names.index(COST_FEATURE)
 
-    model = LineScorer(X.shape[1], d=args.d)
+    model = LineScorer(X.shape[1], d=args.d, tokens=(32768, args.token_dim) if load.tokens is not None else None)
+    if load.tokens is not None and args.init_words:
+        init_token_embeddings(model, args.init_words)
+    if load.tokens is not None and args.freeze_tokens:
+        model.tokens.emb.weight.requires_grad_(False)
+        model.tokens.qweight.weight.requires_grad_(False)
     rows = np.concatenate([np.arange(e['offset'], e['offset'] + e['n']) for e in train[::3]])
     mu = X[rows].mean(0)
     sd = X[rows].std(0)
@@ -193,7 +235,7 @@ def main():
     n_params = sum(p.numel() for p in model.parameters())
     print(f'params {n_params}', flush=True)
 
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=args.lr, weight_decay=1e-4)
     out_dir = os.path.join(args.work, 'model')
     os.makedirs(out_dir, exist_ok=True)
     log = {'args': vars(args), 'params': n_params, 'train_examples': len(train), 'val_examples': len(val), 'evals': []}
@@ -208,8 +250,7 @@ def main():
     while not done:
         epoch += 1
         for idx in batches(train, rng, args.max_lines, args.batch):
-            xb, yb, mb, db = make_batch(idx, train, X, Y, rng, args.max_lines)
-            loss, per, dl = losses(model, xb, yb, mb, db, w_rank=args.w_rank)
+            loss, per, dl = losses(model, *make_batch(idx, train, X, Y, rng, args.max_lines), w_rank=args.w_rank)
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
