@@ -25,7 +25,7 @@ import { typeOf } from './nodecache.js';
 import { CSHARP_PARAMS_COLLECTIONS, CSHARP_TARGET_WORDS } from './shims-csharp.js';
 import { C_MACROS, CPP_MACROS } from './shims-macros.js';
 import { C_PREPROCESSOR, CONDITIONALS, CPP_PREPROCESSOR, type RecoveryShim } from './shims-preprocessor.js';
-import { javascriptShims, typescriptShims } from './shims-typescript.js';
+import { JSX_AMPERSANDS, javascriptShims, TEMPLATE_TYPE_ESCAPES, TSX_GENERIC_SIGNATURES, typescriptShims } from './shims-typescript.js';
 import type { LanguageId } from './types.js';
 
 export interface GrammarTable {
@@ -245,6 +245,7 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     grammarFile: 'tree-sitter-typescript.wasm',
     detectWithoutMargin: true,
     shim: (text) => typescriptShims(text, false),
+    recover: [TEMPLATE_TYPE_ESCAPES],
   },
   tsx: {
     ...jsBase(),
@@ -253,6 +254,7 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     grammarFile: 'tree-sitter-tsx.wasm',
     detectWithoutMargin: true,
     shim: (text) => typescriptShims(text, true),
+    recover: [JSX_AMPERSANDS, TSX_GENERIC_SIGNATURES, TEMPLATE_TYPE_ESCAPES],
   },
   javascript: {
     ...jsBase(),
@@ -260,6 +262,7 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     aliases: ['javascript', 'js', 'jsx', 'mjs', 'cjs', 'node', 'nodejs', 'ecmascript', 'javascriptreact'],
     grammarFile: 'tree-sitter-javascript.wasm',
     shim: javascriptShims,
+    recover: [JSX_AMPERSANDS],
     innerTokens: /=>|function|class|\)\s*\{/,
   },
   go: {

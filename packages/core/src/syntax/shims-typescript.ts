@@ -16,7 +16,17 @@
  * - a type literal's call signature that starts with its type parameters right after another
  *   member (`(k: string): R\n  <A>(k: string, r: A): R`): read as a comparison with the line
  *   before. An indenting space becomes the `;` that separates members.
+ *
+ * Two more are recovery shims (GrammarTable.recover, recovery.ts), tried only on the rows of a
+ * parse with errors and kept only when the reparse has fewer, because out of context they cannot
+ * tell code from text:
+ * - a `&` in JSX text that is no character reference (`Terms & Conditions`, `R&D`): tsx and
+ *   tree-sitter-javascript 0.25 both fail on it. It becomes a space.
+ * - in TSX, the generic call signature above: there JSX elements start lines with `<` too.
+ * - an escape in a template literal type (`` type E = `a\`${T}\`` ``, `` `a\nb` ``): fine in a
+ *   template string, an error in a type. The backslash and the escaped character become spaces.
  */
+import type { RecoveryShim } from './shims-preprocessor.js';
 import type { Steps } from '../util/steps.js';
 
 const COMMENTS = String.raw`(?:(?:\/\/[^\n]*\n|\/\*(?:[^*]|\*(?!\/))*\*\/)\s*)*`;
@@ -48,13 +58,15 @@ export function* typescriptShims(text: string, jsx: boolean): Steps<string> {
   if (out.includes('export')) out = out.replace(EXPORT_TYPE_STAR, (_m, lead: string, kw: string) => lead + ' '.repeat(kw.length));
   if (out.includes('using')) out = out.replace(USING_IDENT, 'usin_');
   yield;
-  if (!jsx && out.includes('<')) {
-    const src = out;
-    out = out.replace(GENERIC_SIGNATURE_LINE, (_m: string, end: string, gap: string, sp: string, sig: string, at: number) =>
-      endsMember(src, at + end.length) ? end + gap + ';' + sig : end + gap + sp + sig,
-    );
-  }
-  return out;
+  return jsx ? out : separateGenericSignatures(out);
+}
+
+/** A `;` before each generic call signature that starts a line after a member (GENERIC_SIGNATURE_LINE). */
+export function separateGenericSignatures(text: string): string {
+  if (!text.includes('<')) return text;
+  return text.replace(GENERIC_SIGNATURE_LINE, (_m: string, end: string, gap: string, sp: string, sig: string, at: number) =>
+    endsMember(text, at + end.length) ? end + gap + ';' + sig : end + gap + sp + sig,
+  );
 }
 
 /**
@@ -69,3 +81,60 @@ function endsMember(text: string, pos: number): boolean {
   const code = line.trim();
   return code !== '' && !/^(\*|\/\*)/.test(code) && !/[;,{]$/.test(code) && !line.includes('*/');
 }
+
+/** `text` with `rewrite` applied to each of `rows` (0-based); `text` itself when nothing changed. */
+function rewriteRows(text: string, rows: readonly number[], rewrite: (line: string) => string): string {
+  const lines = text.split('\n');
+  let changed = false;
+  for (const r of new Set(rows)) {
+    if (r < 0 || r >= lines.length) continue;
+    const next = rewrite(lines[r]);
+    if (next !== lines[r]) {
+      lines[r] = next;
+      changed = true;
+    }
+  }
+  return changed ? lines.join('\n') : text;
+}
+
+/** A `&` that starts a character reference (`&amp;`, `&#38;`, `&#x26;`). */
+const CHARACTER_REFERENCE = /^&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);/;
+
+/** Each `&` of `line` that is no `&&`, `&=` or character reference, as a space. */
+export function blankBareAmpersands(line: string): string {
+  if (!line.includes('&')) return line;
+  let out = '';
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (ch !== '&') {
+      out += ch;
+      continue;
+    }
+    if (line[i + 1] === '&') {
+      out += '&&';
+      i++;
+      continue;
+    }
+    out += line[i + 1] === '=' || CHARACTER_REFERENCE.test(line.slice(i, i + 12)) ? ch : ' ';
+  }
+  return out;
+}
+
+/** Each backslash escape of `line`, but of a quote, as two spaces (a quote's escape keeps its string closed). */
+export function blankEscapes(line: string): string {
+  return line.includes('\\') ? line.replace(/\\[^"'\r\n]/g, '  ') : line;
+}
+
+export const JSX_AMPERSANDS: RecoveryShim = {
+  rewrite: (text, rows) => rewriteRows(text, rows, blankBareAmpersands),
+  rounds: 2,
+  perRow: true,
+  everywhere: false,
+};
+export const TSX_GENERIC_SIGNATURES: RecoveryShim = { rewrite: (text) => separateGenericSignatures(text), rounds: 1, perRow: false, everywhere: false };
+export const TEMPLATE_TYPE_ESCAPES: RecoveryShim = {
+  rewrite: (text, rows) => rewriteRows(text, rows, blankEscapes),
+  rounds: 2,
+  perRow: true,
+  everywhere: false,
+};

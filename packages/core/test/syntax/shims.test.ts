@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shimForGrammar } from '../../src/syntax/shims.js';
+import { blankBareAmpersands, blankEscapes } from '../../src/syntax/shims-typescript.js';
 import { analyze, isValidTree, parse } from '../../src/syntax/index.js';
 import { prune } from '../../src/prune/pipeline.js';
 
@@ -124,5 +125,63 @@ describe('TypeScript in a .tsx file', () => {
     const r = await prune(src, { query: 'card label', tokens: 40, language: 'typescript', fileName: 'src/Card.tsx' });
     expect(r.stats.language).toBe('tsx');
     expect(r.stats.inputParseOk).toBe(true);
+  });
+});
+
+describe('recovery shims of the JavaScript family (tried only on a parse with errors)', () => {
+  it('blankBareAmpersands: a bare & becomes a space; &&, &= and character references stay', () => {
+    expect(blankBareAmpersands('      <h3>Side & Align</h3>')).toBe('      <h3>Side   Align</h3>');
+    expect(blankBareAmpersands('<p>R&D &amp; more &#38; &#x26;</p>')).toBe('<p>R D &amp; more &#38; &#x26;</p>');
+    expect(blankBareAmpersands('if (a && b) x &= y;')).toBe('if (a && b) x &= y;');
+    expect(blankBareAmpersands('no ampersand')).toBe('no ampersand');
+  });
+  it('blankEscapes: an escape becomes two spaces, but not a quote’s', () => {
+    expect(blankEscapes('  `Please install \\`${T}\\` to connect`;')).toBe('  `Please install   ${T}   to connect`;');
+    expect(blankEscapes('type E = `a\\nb`; const s = "it\\"s", t = \'it\\\'s\';')).toBe('type E = `a  b`; const s = "it\\"s", t = \'it\\\'s\';');
+  });
+  it('JSX text with a bare & parses, in TSX and JavaScript', async () => {
+    const src = 'export function Terms() {\n  return (\n    <div>\n      <p>Terms & Conditions</p>\n      <p>R&D</p>\n    </div>\n  );\n}\n';
+    for (const lang of ['tsx', 'javascript'] as const) {
+      const tree = await parse(lang, src);
+      expect(isValidTree(tree)).toBe(true);
+      expect(tree.rootNode.descendantsOfType('jsx_element').length).toBe(3);
+      tree.delete();
+    }
+  });
+  it('a template literal type with escapes parses', async () => {
+    const src = 'export type ImportError<P extends string> =\n  `Please install \\`${P}\\` first`;\nexport type Lines = `a\\nb`;\n';
+    const tree = await parse('typescript', src);
+    expect(isValidTree(tree)).toBe(true);
+    expect(tree.rootNode.descendantsOfType('template_literal_type').length).toBe(2);
+    tree.delete();
+  });
+  it('a generic call signature after another member parses in TSX, and its JSX stays JSX', async () => {
+    const src = [
+      'interface Overloaded {',
+      '  <T extends string = "a">(',
+      '    props: T',
+      '  ): JSX.Element',
+      '  <T,',
+      '    U = number',
+      '  >(props: T, u: U): JSX.Element',
+      '}',
+      'export const View = () => (',
+      '  <div>',
+      '    <span>x</span>',
+      '  </div>',
+      ');',
+      '',
+    ].join('\n');
+    const tree = await parse('tsx', src);
+    expect(isValidTree(tree)).toBe(true);
+    expect(tree.rootNode.descendantsOfType('call_signature').length).toBe(2);
+    expect(tree.rootNode.descendantsOfType('jsx_element').length).toBe(2);
+    tree.delete();
+  });
+  it('a file that parses is not rewritten: a bitwise & stays an operator', async () => {
+    const tree = await parse('javascript', 'const m = a & b;\nconst s = `x\\ny`;\n');
+    expect(isValidTree(tree)).toBe(true);
+    expect(tree.rootNode.descendantsOfType('binary_expression').length).toBe(1);
+    tree.delete();
   });
 });
