@@ -78,9 +78,16 @@ export interface RepairIndex {
    * parse without it (GrammarTable.membersStandAlone): shallow repair keeps it; null: none.
    */
   container: Uint8Array | null;
+  /**
+   * 1 at the `{` of a bare block (a block with no head of its own) where a function body holding
+   * only that block, empty, does not parse (GrammarTable.loneBlockNeedsBody); null: no such rule.
+   */
+  bareBlock: Uint8Array | null;
 }
 
 const TRY_HEAD = /^\s*(?:\}\s*)?(?:try|begin)\b/;
+/** A line that is only a block's `{` (and a comment). */
+const BARE_OPEN = /^\s*\{\s*(?:\/\/.*|\/\*.*\*\/\s*)?\r?$/;
 
 export function buildRepairIndex(st: FileStructure, lines: string[], language: LanguageId | null): RepairIndex {
   const companions = new Map<number, number[]>();
@@ -93,6 +100,7 @@ export function buildRepairIndex(st: FileStructure, lines: string[], language: L
   const table = languageEntry(language);
   const openTagLine = table?.openTag;
   const headerNeedsBody = table?.headerNeedsBody === true;
+  const bareBlock = table?.loneBlockNeedsBody === true ? new Uint8Array(st.lineCount) : null;
   for (let t = 0; t < st.lineCount; t++) {
     if (openTagLine) {
       if (openTagLine.test(lines[t] ?? '')) tag = t;
@@ -111,9 +119,20 @@ export function buildRepairIndex(st: FileStructure, lines: string[], language: L
     }
     const c = st.closer[t];
     if (c >= 0 && c !== t && opener[c] < 0) opener[c] = t;
+    if (
+      bareBlock &&
+      st.kind[t] === LineKind.ControlHeader &&
+      st.blockEnd[t] >= 0 &&
+      st.firstBodyLine[t] >= 0 &&
+      st.spanStart[t] === t &&
+      st.spanEnd[t] === t &&
+      BARE_OPEN.test(lines[t] ?? '')
+    ) {
+      bareBlock[t] = 1;
+    }
   }
   const container = table?.membersStandAlone === true ? null : (st.classLike ?? null);
-  return { companions, opener, needsHandler, headerSpan, needsBody, openTag, container };
+  return { companions, opener, needsHandler, headerSpan, needsBody, openTag, container, bareBlock };
 }
 
 /**
@@ -149,17 +168,31 @@ export function* repairSteps(
     stack.push(l);
     addedLines?.push(l);
     added++;
-    if (!viaChild && index.needsBody[l]) check.push(l);
+    if (!viaChild && (index.needsBody[l] || index.bareBlock?.[l])) check.push(l);
   };
-  const hasKeptChild = (h: number) => {
-    for (let x = st.spanEnd[h] + 1; x <= st.blockEnd[h]; x++) if (keep[x] && st.parent[x] === h && isBody(x)) return true;
+  /** Whether `h`'s block keeps a statement of its own: a body line whose parent it is, other than `except` and its closer. */
+  const hasKeptChild = (h: number, except = -1) => {
+    for (let x = st.spanEnd[h] + 1; x <= st.blockEnd[h]; x++) {
+      if (keep[x] && st.parent[x] === h && isBody(x) && x !== except && (except < 0 || x !== st.closer[except])) return true;
+    }
+    return false;
+  };
+  /**
+   * Whether the bare block `h`, empty, would be all its function's body keeps: it and the bare
+   * blocks around it each the only statement kept in the block around it, up to a definition.
+   */
+  const loneInBody = (h: number) => {
+    for (let c = h, p = st.parent[h]; p >= 0; c = p, p = st.parent[p]) {
+      if (hasKeptChild(p, c)) return false;
+      if (!index.bareBlock?.[p]) return st.kind[p] === LineKind.DefHeader;
+    }
     return false;
   };
   const wholeDone = new Set<number>();
   const seedDeps = opts.dependencies;
   if (seeds) stack.push(...seeds);
   else for (let t = 0; t < n; t++) if (keep[t]) stack.push(t);
-  for (const l of stack) if (index.needsBody[l]) check.push(l);
+  for (const l of stack) if (index.needsBody[l] || index.bareBlock?.[l]) check.push(l);
 
   let visited = 0;
   for (;;) {
@@ -225,7 +258,7 @@ export function* repairSteps(
     // A block that cannot be empty gets its first statement when none of its body is kept.
     while (check.length) {
       const h = check.pop()!;
-      if (!hasKeptChild(h)) add(st.firstBodyLine[h], Reason.Repair);
+      if (!hasKeptChild(h) && (index.needsBody[h] || loneInBody(h))) add(st.firstBodyLine[h], Reason.Repair);
     }
     if (!stack.length) break;
   }

@@ -50,6 +50,12 @@ export interface GrammarTable {
   /** A block header kept without its body does not parse (Python's `if x:` needs a body): repair keeps one. */
   headerNeedsBody?: boolean;
   /**
+   * A function body whose only statement is an empty bare block (`void f() { { } }`) reads as a
+   * declaration with a brace initializer (tree-sitter-cpp), and then misses its `;`: repair keeps
+   * such a block's first statement.
+   */
+  loneBlockNeedsBody?: boolean;
+  /**
    * A member definition parses outside its class (Python's `def`): shallow repair (prune/repair.ts)
    * may leave the class header out. Elsewhere a method without its class does not parse.
    */
@@ -414,6 +420,7 @@ const TABLES: Record<LanguageId, GrammarTable> = {
     grammarFile: 'tree-sitter-cpp.wasm',
     lineComment: '//',
     recover: [CPP_PREPROCESSOR, CPP_MACROS],
+    loneBlockNeedsBody: true,
     directives: true,
     detectWithoutMargin: true,
     importNames: cppImportNames,

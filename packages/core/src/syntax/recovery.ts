@@ -1,8 +1,9 @@
 /**
  * Error recovery by rewriting: a parse with errors is retried on its language's recovery shims
  * (GrammarTable.recover; shims-preprocessor.ts), and a rewrite is kept only when the reparse has
- * fewer ERROR and MISSING nodes. A file that parses is never rewritten, and a rewrite that does not
- * help is dropped, so recovery can only make a tree better. Pure over the parse function it is given.
+ * fewer ERROR and MISSING nodes (alone, or with the later shims' rewrites on top of it: see
+ * recoverParse). A file that parses is never rewritten, and a rewrite that does not help is dropped,
+ * so recovery can only make a tree better. Pure over the parse function it is given.
  */
 import type { Tree } from 'web-tree-sitter';
 import type { RecoveryShim } from './shims-preprocessor.js';
@@ -31,49 +32,91 @@ export function recoveryParses(length: number): number {
   return Math.min(MAX_RECOVERY_PARSES, Math.floor(MAX_RECOVERY_CHARS / Math.max(1, length)));
 }
 
+/** Where a recovery stands: the best tree so far (null: not parsed here), its text and its error rows. */
+interface Recovered {
+  tree: Tree | null;
+  input: string;
+  rows: number[];
+}
+
 /**
  * The best tree of `tree` (the parse of `text`) and the parses of its rewrites. Takes ownership of
  * `tree`: it is returned, or deleted when a better one replaces it.
+ *
+ * Each shim is judged alone first. A shim whose rewrite was dropped (it left no fewer errors) can
+ * still be what the later shims need: flattening a header's `#if`s may leave as many errors as
+ * before, its macros hiding the gain, and blanking those macros may repair only what the `#if`s do
+ * not break. So when errors remain, the later shims are tried again on that dropped rewrite, and the
+ * combination is kept when it ends with fewer errors than the shims alone did. Every reparse, the
+ * combinations' too, counts against the same budget (recoveryParses), so this never makes recovery
+ * slower than its bound, and it never keeps a tree with more errors than before.
  */
 export async function recoverParse(tree: Tree, text: string, shims: readonly RecoveryShim[], parseText: (text: string) => Promise<Tree>): Promise<Tree> {
-  let best = tree;
-  let input = text;
-  let rows = errorRows(best);
   let parses = 0;
   const maxParses = recoveryParses(text.length);
-  /** Parse `candidate`; keep it when it has fewer errors. */
-  const attempt = async (candidate: string): Promise<boolean> => {
-    if (candidate === input || parses >= maxParses) return false;
+  const main: Recovered = { tree, input: text, rows: errorRows(tree) };
+  /** The whole rewrite of each shim that kept nothing: the shim's index, its text and its error rows. */
+  const dropped: { shim: number; input: string; rows: number[] }[] = [];
+  /** Parse `candidate`; keep it in `at` when it has fewer errors. `tried` hears of the reparse either way. */
+  const attempt = async (at: Recovered, candidate: string, tried?: (rows: number[]) => void): Promise<boolean> => {
+    if (candidate === at.input || parses >= maxParses) return false;
     parses++;
     const next = await parseText(candidate);
     const nextRows = errorRows(next);
-    if (nextRows.length >= rows.length) {
+    tried?.(nextRows);
+    if (nextRows.length >= at.rows.length) {
       next.delete();
       return false;
     }
-    best.delete();
-    best = next;
-    input = candidate;
-    rows = nextRows;
+    at.tree?.delete();
+    at.tree = next;
+    at.input = candidate;
+    at.rows = nextRows;
     return true;
   };
-  try {
-    for (const shim of shims) {
-      for (let round = 0; round < shim.rounds && rows.length > 0; round++) {
-        let improved = await attempt(shim.rewrite(input, rows));
+  /** Shims `from` on of `at`; `record`: note the dropped ones. */
+  const run = async (at: Recovered, from: number, record: boolean): Promise<void> => {
+    for (let i = from; i < shims.length; i++) {
+      const shim = shims[i];
+      let kept = false;
+      for (let round = 0; round < shim.rounds && at.rows.length > 0; round++) {
+        const candidate = shim.rewrite(at.input, at.rows);
+        let improved = await attempt(at, candidate, record && round === 0 ? (rows) => dropped.push({ shim: i, input: candidate, rows }) : undefined);
         if (!improved && shim.perRow) {
-          for (const row of [...new Set(rows)].slice(0, MAX_ROW_TRIES)) {
-            if (rows.length === 0) break;
-            if (await attempt(shim.rewrite(input, [row]))) improved = true;
+          for (const row of [...new Set(at.rows)].slice(0, MAX_ROW_TRIES)) {
+            if (at.rows.length === 0) break;
+            if (await attempt(at, shim.rewrite(at.input, [row]))) improved = true;
           }
         }
+        kept ||= improved;
         if (!improved) break;
       }
-      if (shim.everywhere && rows.length > 0) await attempt(shim.rewrite(input, everyRow(input), true));
+      if (shim.everywhere && at.rows.length > 0) kept = (await attempt(at, shim.rewrite(at.input, everyRow(at.input), true))) || kept;
+      if (kept && dropped.at(-1)?.shim === i) dropped.pop();
+    }
+  };
+  try {
+    await run(main, 0, true);
+    for (const d of dropped) {
+      if (main.rows.length === 0 || parses >= maxParses) break;
+      if (d.shim === shims.length - 1) continue;
+      const combined: Recovered = { tree: null, input: d.input, rows: d.rows };
+      try {
+        await run(combined, d.shim + 1, false);
+      } catch (e) {
+        combined.tree?.delete();
+        throw e;
+      }
+      if (combined.tree && combined.rows.length < main.rows.length) {
+        main.tree!.delete();
+        Object.assign(main, combined);
+      } else {
+        combined.tree?.delete();
+      }
     }
   } catch (e) {
-    best.delete();
+    main.tree!.delete();
     throw e;
   }
-  return best;
+  return main.tree!;
 }

@@ -5,6 +5,8 @@ import { buildRepairIndex, repairKeepSet, type RepairOptions } from '../../src/p
 import type { LanguageId } from '../../src/syntax/types.js';
 import { LineKind as K } from '../../src/syntax/types.js';
 import { handStructure } from './structure-fixture.js';
+import { analyze, errorRows, parse, splitLines } from '../../src/syntax/index.js';
+import { renderKept } from '../../src/text/elision.js';
 
 // 0 import os
 // 1
@@ -296,5 +298,47 @@ describe('AST-aware repair', () => {
       0, 1, 2, 3, 4,
     ]);
     expect(shallowClose('python', ['class Client:', '    def send(self, req):', '        return self.http.send(req)'], false)).toEqual([1, 2]);
+  });
+});
+
+describe('repair: a lone empty bare block (C++)', () => {
+  // 0 int reset_counter(void)
+  // 1 {
+  // 2     {
+  // 3         total = 0;
+  // 4         steps = 0;
+  // 5     }
+  // 6     tick();
+  // 7     return 1;
+  // 8 }
+  const LINES = ['int reset_counter(void)', '{', '    {', '        total = 0;', '        steps = 0;', '    }', '    tick();', '    return 1;', '}'];
+
+  async function closeAndRender(language: 'c' | 'cpp', keepLines: number[]) {
+    const text = LINES.join('\n') + '\n';
+    const st = await analyze(text, language);
+    const keep = new Uint8Array(st.lineCount);
+    const reason = new Uint8Array(st.lineCount);
+    for (const l of keepLines) {
+      keep[l] = 1;
+      reason[l] = Reason.Evidence;
+    }
+    repairKeepSet(keep, reason, st, options(language, { dependencies: false }), buildRepairIndex(st, splitLines(text), language));
+    const { text: out } = renderKept(splitLines(text), keep, '//', '');
+    const tree = await parse(language, out);
+    try {
+      return { kept: [...keep].flatMap((k, i) => (k ? [i] : [])), errors: errorRows(tree).length };
+    } finally {
+      tree.delete();
+    }
+  }
+
+  it('keeps the first statement of a bare block that would be all its function body keeps, empty', async () => {
+    // `int f() { { } }` reads as a declaration with a brace initializer in tree-sitter-cpp.
+    expect(await closeAndRender('cpp', [2])).toEqual({ kept: [0, 1, 2, 3, 5, 8], errors: 0 });
+  });
+
+  it('leaves the bare block empty where another statement of the body is kept, and in C', async () => {
+    expect(await closeAndRender('cpp', [2, 7])).toEqual({ kept: [0, 1, 2, 5, 7, 8], errors: 0 });
+    expect(await closeAndRender('c', [2])).toEqual({ kept: [0, 1, 2, 5, 8], errors: 0 });
   });
 });

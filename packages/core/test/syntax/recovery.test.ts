@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_RECOVERY_PARSES, recoverParse, recoveryParses } from '../../src/syntax/recovery.js';
 import { C_MACROS } from '../../src/syntax/shims-macros.js';
-import { CONDITIONALS } from '../../src/syntax/shims-preprocessor.js';
+import { C_PREPROCESSOR, CONDITIONALS, flattenConditionals } from '../../src/syntax/shims-preprocessor.js';
 import { errorRows, loadParser } from '../../src/syntax/index.js';
 
 describe('recoverParse', () => {
@@ -43,5 +43,60 @@ describe('recoverParse', () => {
     const bigTree = await recoverParse(parser.parse(big)!, big, [CONDITIONALS, C_MACROS], parseText);
     expect(calls).toBeLessThanOrEqual(1);
     bigTree.delete();
+  });
+
+  it('tries the later shims on a dropped rewrite, and keeps the combination when it ends with fewer errors', { timeout: 60_000 }, async () => {
+    const { parser } = await loadParser('c');
+    let calls = 0;
+    const parseText = async (text: string) => {
+      calls++;
+      return parser.parse(text)!;
+    };
+    // A C++-only `extern "C" {` whose `}` was cut, and member macros: flattening the `#ifdef`
+    // alone moves an error instead of removing one, and the macros alone leave the brace's.
+    const text = [
+      '/* A tiny event library. */',
+      '#ifdef __cplusplus',
+      'extern "C" {',
+      '#endif',
+      '',
+      'struct tiny_req {',
+      '  TINY_REQ_MEMBERS',
+      '};',
+      '',
+      'struct tiny_timer {',
+      '  TINY_HANDLE_MEMBERS',
+      '  int repeat;',
+      '};',
+      '',
+      'struct tiny_stat {',
+      '  union {',
+      '    long quad;',
+      '  } size;',
+      '};',
+      '',
+    ].join('\n');
+    const rowsOf = (t: string) => {
+      const tree = parser.parse(t)!;
+      const rows = errorRows(tree);
+      tree.delete();
+      return rows;
+    };
+    expect(rowsOf(text)).toEqual([1, 11, 7]);
+    expect(rowsOf(flattenConditionals(text, true))).toEqual([5, 11, 7]);
+
+    const alone = await recoverParse(parser.parse(text)!, text, [C_MACROS], parseText);
+    expect(errorRows(alone)).toEqual([1]);
+    alone.delete();
+
+    calls = 0;
+    const tree = await recoverParse(parser.parse(text)!, text, [C_PREPROCESSOR, C_MACROS], parseText);
+    expect(errorRows(tree)).toEqual([]);
+    // Both rewrites are in the tree's text: the C++-only branch and the macros are blank.
+    expect(tree.rootNode.text).not.toContain('extern');
+    expect(tree.rootNode.text).not.toContain('TINY_REQ_MEMBERS');
+    expect(tree.rootNode.text).toContain('  int repeat;');
+    expect(calls).toBeLessThanOrEqual(MAX_RECOVERY_PARSES);
+    tree.delete();
   });
 });
