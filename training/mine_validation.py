@@ -107,6 +107,14 @@ def mine_descriptions(repo, git_dir, pin, rng, cap):
         rng.shuffle(items)
         for path, text, query, c_lo, c_hi, g_lo, g_hi in items[:cap // 2]:
             lines = cut(text.split('\n'), c_lo, c_hi)
+            # Code after a JSDoc's `*/` on its last line (`/** it … */ {`) stays, on a line of its own:
+            # cutting it would leave a file that does not parse. (mine_docs.py, whose examples the
+            # shipped model was trained on, is left as it was so that they reproduce.)
+            last = text.split('\n')[c_hi]
+            code = last.split('*/', 1)[1].strip() if kind == 'docstring' and '*/' in last else ''
+            if code:
+                lines.insert(c_lo, last[:len(last) - len(last.lstrip())] + code)
+                g_lo, g_hi = g_lo + 1, g_hi + 1
             yield 'description', {'repo': repo, 'commit': pin, 'parent': pin, 'path': path, 'query': query,
                                   'gold_lines': list(range(g_lo + 1, g_hi + 2)), 'file_text': '\n'.join(lines),
                                   'description_kind': kind}
