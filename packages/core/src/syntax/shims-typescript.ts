@@ -41,8 +41,13 @@ const VARIANCE = new RegExp(
 const EXPORT_TYPE_STAR = /(\bexport\s+)(type)(?=\s*\*)/g;
 /** `using` not followed by the name a `using` declaration declares. */
 const USING_IDENT = /\busing\b(?!\s*[A-Za-z_$[{])/g;
-/** A line that starts with a type parameter list (a generic call signature), after one that can end a member. */
-const GENERIC_SIGNATURE_LINE = /([\w$)\]}]|[^=]>)([ \t]*(?:\/\/[^\n]*)?\r?\n(?:[ \t]*\r?\n)*)([ \t])([ \t]*<[A-Za-z_$][\w$]*\s*(?:,|extends\b|>))/g;
+/**
+ * A line that starts with a type parameter list (a generic call signature), after one that can end a
+ * member; the list may open alone on its line (`<` then `T extends …,` below, as Prettier breaks a
+ * long one).
+ */
+const GENERIC_SIGNATURE_LINE =
+  /([\w$)\]}]|[^=]>)([ \t]*(?:\/\/[^\n]*)?\r?\n(?:[ \t]*\r?\n)*)([ \t])([ \t]*<(?:[ \t]*\r?\n[ \t]*)?[A-Za-z_$][\w$]*\s*(?:,|extends\b|=|>))/g;
 
 /** JavaScript: `using` as an identifier only. */
 // eslint-disable-next-line require-yield -- one rewrite: nothing to pause between

@@ -89,9 +89,13 @@ describe('shimForGrammar: the other constructs the grammar fails on', () => {
     const src = 'const lookup: {\n  (k: string): <A>(r: R<A>) => O<A>\n  <A>(k: string, r: R<A>): O<A>\n} = RR.lookup';
     expect(shimForGrammar('typescript', src)).toBe('const lookup: {\n  (k: string): <A>(r: R<A>) => O<A>\n; <A>(k: string, r: R<A>): O<A>\n} = RR.lookup');
     expect(shimForGrammar('tsx', src)).toBe(src);
+    // A type parameter list that opens alone on its line, with a default.
+    const broken = 'interface O {\n  (a: A): B\n  <\n    T extends E = D,\n  >(b: T): C\n}';
+    expect(shimForGrammar('typescript', broken)).toBe('interface O {\n  (a: A): B\n; <\n    T extends E = D,\n  >(b: T): C\n}');
     // Curried generic arrows and continued expressions are left alone.
     for (const same of [
       'const f = <T>(x: T) =>\n  <U>(y: U) => y',
+      'f(a\n  <\n  b)',
       'const a = b,\n  <T>(x: T) => x',
       'x = y\n  < z',
       // A member already closed by ';', with comment lines between (got's GotPaginate).
@@ -108,6 +112,7 @@ describe('shimForGrammar: the other constructs the grammar fails on', () => {
       'class A {\n  using(using: string): this { this.u = using; return this }\n}\nlet using = 1; using += 2;\n',
       'export const lookup: {\n  (k: string): <A>(r: Record<string, A>) => Option<A>\n  <A>(k: string, r: Record<string, A>): Option<A>\n} = RR.lookup\n',
       'export const filter: {\n  <A, B extends A>(r: Refinement<A, B>): (fa: Array<A>) => Array<B>\n  <A>(p: Predicate<A>): (fa: Array<A>) => Array<A>\n} = f\n',
+      'interface O {\n  (a: A): B\n  <\n    T extends E = D,\n  >(b: T): C\n}\n',
     ]) {
       const tree = await parse('typescript', src);
       try {
@@ -161,7 +166,8 @@ describe('recovery shims of the JavaScript family (tried only on a parse with er
       '  <T extends string = "a">(',
       '    props: T',
       '  ): JSX.Element',
-      '  <T,',
+      '  <',
+      '    T,',
       '    U = number',
       '  >(props: T, u: U): JSX.Element',
       '}',
