@@ -33,3 +33,9 @@ $PY training/export.py --work "$WORK" --checkpoint "$WORK/model/best.pt" --out "
     --features-fixture "$FIX"
 CTXPRUNE_PARITY_MODEL="$WORK/smoke.onnx" CTXPRUNE_PARITY_REFERENCE="$WORK/parity/torch-outputs.json" \
     npx vitest run packages/core/test/runtime/parity.test.ts
+# The token-reading experiment (build_dataset.mjs --tokens, train.py's TokenInteraction; not exported,
+# MODEL_CARD.md): its dataset and a few training steps, so that the recorded commands keep running.
+TOK="$WORK/tokens"
+mkdir -p "$TOK" && cp -r "$WORK/commits" "$TOK/"
+node training/build_dataset.mjs --work "$TOK" --neg 0.3 --tokens
+OMP_NUM_THREADS=1 $PY training/train.py --work "$TOK" --steps 3 --batch 4 --eval-every 3 --smoke --seed 7 --token-dim 16

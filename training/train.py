@@ -25,7 +25,8 @@ COST_FEATURE = 'cost'
 
 def load(work):
     """All shards of WORK/dataset in one array (read in place: peak memory is the dataset's size,
-    not twice it, which matters at tens of thousands of examples)."""
+    not twice it, which matters at tens of thousands of examples), and their line tokens
+    (tokens.u16, build_dataset.mjs --tokens) when every shard has them, else None."""
     root = os.path.join(work, 'dataset')
     shards = [os.path.join(root, s) for s in sorted(os.listdir(root))]
     metas = [json.load(open(os.path.join(d, 'meta.json'))) for d in shards]
@@ -50,8 +51,7 @@ def load(work):
             e['offset'] += base
             exs.append(e)
         base += n
-    load.tokens = T
-    return exs, X, Y, metas[-1]
+    return exs, X, Y, metas[-1], T
 
 
 def batches(exs, rng, max_lines, batch_size):
@@ -67,7 +67,7 @@ def batches(exs, rng, max_lines, batch_size):
     return out
 
 
-def make_batch(idx, exs, X, Y, rng, max_lines):
+def make_batch(idx, exs, X, Y, rng, max_lines, TK=None):
     items = []
     for i in idx:
         e = exs[i]
@@ -95,7 +95,6 @@ def make_batch(idx, exs, X, Y, rng, max_lines):
         mb[b, :len(x)] = 1
         db[b] = d
     out = [torch.from_numpy(xb), torch.from_numpy(yb), torch.from_numpy(mb), torch.from_numpy(db)]
-    TK = load.tokens
     if TK is not None:
         lt = np.zeros((B, L, TK.shape[1]), dtype=np.int64)
         Q = max(1, max(len(it[4] or []) for it in items))
@@ -130,7 +129,7 @@ def losses(model, xb, yb, mb, db, *tok, w_rubric=0.5, w_doc=0.3, w_rank=0.0, pos
 
 
 @torch.no_grad()
-def evaluate(model, exs, X, Y, cost_idx, ratios=(4, 8)):
+def evaluate(model, exs, X, Y, cost_idx, TK=None, ratios=(4, 8)):
     """Proxy of the bench: rank lines by fused keep-minus-prune, keep to 1/ratio of the chars."""
     model.eval()
     rec = {r: [] for r in ratios}
@@ -139,8 +138,8 @@ def evaluate(model, exs, X, Y, cost_idx, ratios=(4, 8)):
         off, n = e['offset'], e['n']
         x = torch.from_numpy(X[off:off + n]).unsqueeze(0)
         tok = []
-        if load.tokens is not None:
-            tok = [torch.from_numpy(load.tokens[off:off + n].astype(np.int64)).unsqueeze(0),
+        if TK is not None:
+            tok = [torch.from_numpy(TK[off:off + n].astype(np.int64)).unsqueeze(0),
                    torch.tensor([e.get('q') or [0]], dtype=torch.long)]
         sem, dep, gate, doc = model(x, None, *tok)
         doc_ok.append(float((doc.item() > 0) == (e['doc'] > 0.5)))
@@ -204,9 +203,9 @@ def main():
     np.random.seed(args.seed)
     rng = random.Random(args.seed)
 
-    exs, X, Y, meta = load(args.work)
+    exs, X, Y, meta, TK = load(args.work)
     if args.no_tokens:
-        load.tokens = None
+        TK = None
     split = dict(REPOS)
     train = [e for e in exs if split.get(e['repo'], 'train') == 'train']
     val = [e for e in exs if split.get(e['repo']) == 'val']
@@ -218,10 +217,10 @@ def main():
     from_names = meta.get('names') or json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'feature_names.json')))
     cost_idx = from_names.index(COST_FEATURE)
 
-    model = LineScorer(X.shape[1], d=args.d, tokens=(32768, args.token_dim) if load.tokens is not None else None)
-    if load.tokens is not None and args.init_words:
+    model = LineScorer(X.shape[1], d=args.d, tokens=(32768, args.token_dim) if TK is not None else None)
+    if TK is not None and args.init_words:
         init_token_embeddings(model, args.init_words)
-    if load.tokens is not None and args.freeze_tokens:
+    if TK is not None and args.freeze_tokens:
         model.tokens.emb.weight.requires_grad_(False)
         model.tokens.qweight.weight.requires_grad_(False)
     rows = np.concatenate([np.arange(e['offset'], e['offset'] + e['n']) for e in train[::3]])
@@ -250,7 +249,7 @@ def main():
     while not done:
         epoch += 1
         for idx in batches(train, rng, args.max_lines, args.batch):
-            loss, per, dl = losses(model, *make_batch(idx, train, X, Y, rng, args.max_lines), w_rank=args.w_rank)
+            loss, per, dl = losses(model, *make_batch(idx, train, X, Y, rng, args.max_lines, TK), w_rank=args.w_rank)
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -269,7 +268,7 @@ def main():
                       f'fused {per[2]:.4f} doc {dl:.3f} {time.time() - t0:.0f}s', flush=True)
             last = time.time() > deadline or (args.steps is not None and step >= args.steps)
             if step % args.eval_every == 0 or last:
-                ev = evaluate(model, val, X, Y, cost_idx)
+                ev = evaluate(model, val, X, Y, cost_idx, TK)
                 score = ev['recall@4'] + ev['recall@8']
                 ev.update(step=step, epoch=epoch, seconds=round(time.time() - t0))
                 log['evals'].append(ev)
