@@ -1,6 +1,6 @@
 /**
  * What the CLI reads at run time from outside dist/ ships in the npm package: the identifier files
- * of `ctxprune bench compaction --transcripts val|wide` (packages/core/bench/compaction/) are in
+ * of `ctxprune bench compaction --transcripts val|wide|tune` (packages/core/bench/compaction/) are in
  * package.json's `files`, so the suite works from an installed package given the mirrors.
  * (`npm pack --dry-run` in packages/core lists them; it is too slow on a shared machine for a unit test.)
  */
@@ -24,7 +24,7 @@ describe('the npm package', () => {
     expect(Object.values(pkg.bin).map((p) => shipped(p.replace(/^\.\//, '')))).toEqual([true]);
     expect(shipped('dist/cli/main.js')).toBe(true);
     const ids = readdirSync(new URL('bench/compaction/', pkgDir)).filter((f) => f.endsWith('.json'));
-    expect(ids.sort()).toEqual(['val-transcripts-wide.json', 'val-transcripts.json']);
+    expect(ids.sort()).toEqual(['val-transcripts-tune.json', 'val-transcripts-wide.json', 'val-transcripts.json']);
     for (const f of ids) {
       expect(shipped(`bench/compaction/${f}`), f).toBe(true);
       const rows = JSON.parse(readFileSync(new URL(`bench/compaction/${f}`, pkgDir), 'utf8')) as Record<string, unknown>[];

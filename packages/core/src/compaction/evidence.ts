@@ -10,7 +10,9 @@
  * Besides the text, the transcript names files: a grep result lists `path:line:` hits, a traceback
  * its frames, the task or the agent's plan a file. `namedScores` counts, for each tool result whose
  * call names a file (pairs.ts), the lines of the other messages that name that path; the task-aware
- * strategies blend it into the whole message's relevance (`mentionWeight`, relevance.ts).
+ * strategies blend it into the whole message's relevance (`mentionWeight`, relevance.ts). A user's
+ * own words name a file more loosely and more surely (`Update rendering.ts`, `fix: … in switcher`):
+ * `taskNamed` says which reads they name, and those get at least a floor of relevance.
  */
 import type { DocumentScoreFn } from '../locate/document-score.js';
 import type { Pairs } from './pairs.js';
@@ -38,6 +40,38 @@ export function namesPath(line: string, path: string): boolean {
     if ((before === '/' || !PATH_CHAR.test(before)) && !PATH_CHAR.test(after)) return true;
   }
   return false;
+}
+
+/** Whether `line` names a file by its base name alone (`rendering.ts`), not as the end of a longer path. */
+export function namesBase(line: string, base: string): boolean {
+  for (let at = line.indexOf(base); at >= 0; at = line.indexOf(base, at + 1)) {
+    const before = at === 0 ? '' : line[at - 1];
+    const end = at + base.length;
+    const after = line[end] === '.' && !PATH_CHAR.test(line[end + 1] ?? '') ? '' : (line[end] ?? '');
+    if (!PATH_CHAR.test(before) && !PATH_CHAR.test(after)) return true;
+  }
+  return false;
+}
+
+/** A stem shorter than this (`app`, `io`, `cli`) is too common a word to name a file. */
+const MIN_STEM_CHARS = 4;
+
+/**
+ * For each message of `msgs`: whether a user message (the task, or a later request) names the file
+ * its call reads, by its path, its base name (`rendering.ts`) or its stem as a word, in any case
+ * (`… in switcher` names `src/switcher.ts`; `types: add …` names `src/types.ts`).
+ */
+export function taskNamed(messages: readonly Message[], pairs: Pairs, msgs: readonly number[]): boolean[] {
+  const users = messages.filter((m) => m.role === 'user').flatMap((m) => m.content.split('\n'));
+  return msgs.map((i) => {
+    const f = pairs.fileOf.get(i);
+    const path = f === undefined ? '' : f.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+    if (path.length < 3) return false;
+    const base = path.slice(path.lastIndexOf('/') + 1);
+    const stem = base.replace(/\.[^.]*$/, '');
+    const word = stem.length >= MIN_STEM_CHARS ? new RegExp(`(?:^|[^A-Za-z0-9_$])${stem.replace(/[^A-Za-z0-9_]/g, '\\$&')}(?:[^A-Za-z0-9_$]|$)`, 'i') : null;
+    return users.some((line) => namesPath(line, path) || (base.length >= 3 && namesBase(line, base)) || (word !== null && word.test(line)));
+  });
 }
 
 /**

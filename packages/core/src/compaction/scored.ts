@@ -6,7 +6,7 @@
 import { noteOnce, type CompactionDegradation } from '../degradations.js';
 import type { MigScore } from '../select/types.js';
 import { latestUserIndex, type ResolvedGoal } from './goal.js';
-import { documentEvidence, namedScores } from './evidence.js';
+import { documentEvidence, namedScores, taskNamed } from './evidence.js';
 import { floorBest } from './floor.js';
 import { hookTimeout } from './hooks.js';
 import { offersOf, type Offer } from './offers.js';
@@ -78,7 +78,9 @@ export async function scored(
     hookTimeout(options.hookTimeoutMs),
     degraded,
     docScore ?? undefined,
-    taskAware ? { scores: (msgs) => namedScores(messages, ctx.pairs, msgs), weight: opt.mentionWeight } : undefined,
+    taskAware
+      ? { scores: (msgs) => namedScores(messages, ctx.pairs, msgs), weight: opt.mentionWeight, taskNamed: (msgs) => taskNamed(messages, ctx.pairs, msgs) }
+      : undefined,
   );
   dump.relevanceBackend = backend;
   // The protected messages' smallest cuts are given (context, paid up front); the rest compete.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/compaction/compact.js';
-import { documentEvidence, namedScores, namesPath } from '../../src/compaction/evidence.js';
+import { documentEvidence, namedScores, namesBase, namesPath, taskNamed } from '../../src/compaction/evidence.js';
 import { pairsOf } from '../../src/compaction/pairs.js';
 import { minMax } from '../../src/compaction/relevance.js';
 import type { Message } from '../../src/compaction/types.js';
@@ -44,6 +44,15 @@ function renderLover(queries: string[]): Scorer {
     },
   };
 }
+
+/** A tool call (an assistant message) and its result, paired by `call_<id>`. */
+const call = (id: string, name: string, args: unknown, content = ''): Message => ({
+  id,
+  role: 'assistant',
+  content,
+  toolCalls: [{ id: `call_${id}`, name, arguments: JSON.stringify(args) }],
+});
+const result = (id: string, name: string, content: string): Message => ({ id: `t-${id}`, role: 'tool', toolName: name, toolCallId: `call_${id}`, content });
 
 const relevance = (r: Awaited<ReturnType<typeof compact>>) => Object.fromEntries(r.dump.blocks.map((b) => [b.messageId, b.relevance]));
 
@@ -100,13 +109,6 @@ describe('compaction: which read gets the budget (documentScorer)', () => {
 });
 
 describe('compaction: the files the transcript names (mentionWeight)', () => {
-  const call = (id: string, name: string, args: unknown, content = ''): Message => ({
-    id,
-    role: 'assistant',
-    content,
-    toolCalls: [{ id: `call_${id}`, name, arguments: JSON.stringify(args) }],
-  });
-  const result = (id: string, name: string, content: string): Message => ({ id: `t-${id}`, role: 'tool', toolName: name, toolCallId: `call_${id}`, content });
   // Two reads that share the goal's words equally; only the grep names one of them.
   const body = (fn: string) => `def ${fn}(raw):\n    value = raw.strip()\n    return convert the value and check the value again here for the caller`;
   const transcript: Message[] = [
@@ -153,5 +155,47 @@ describe('compaction: the files the transcript names (mentionWeight)', () => {
     await expect(compact(transcript, { strategy: 'task_aware', tokens: 62, tokenCounter: words, mentionWeight: 2 })).rejects.toThrow(
       'mentionWeight must be a number from 0 to 1, got 2',
     );
+  });
+});
+
+describe('compaction: the files the task names (a floor of relevance)', () => {
+  const read = (id: string, path: string, content: string) => [call(id, 'read_file', { path }, 'Reading.'), result(id, 'read_file', content)];
+  // Two reads that share no word with the task: only the task's naming sets them apart.
+  const body = (fn: string) =>
+    `export function ${fn}(kind) {\n  const table = lookup(kind);\n  return table.entries.filter((e) => e.key).join(",") + " done";\n}`;
+  const transcript = (task: string): Message[] => [
+    { id: 'sys', role: 'system', content: 'You are a coding agent.' },
+    { id: 'u1', role: 'user', content: task },
+    ...read('r1', 'src/switcher.ts', body('pick')),
+    ...read('r2', 'src/parser.ts', body('other')),
+    ...read('r3', 'lib/app.js', body('third')),
+    { id: 'a9', role: 'assistant', content: 'Done reading.' },
+    { id: 'a10', role: 'assistant', content: 'Next.' },
+  ];
+
+  it('namesBase: the base name alone, not the end of a longer path or name', () => {
+    const lines = ['Update rendering.ts (#1966)', 'see `rendering.ts`.', 'src/server/rendering.ts:12:', 'prerendering.ts', 'rendering.tsx'];
+    expect(lines.map((line) => namesBase(line, 'rendering.ts'))).toEqual([true, true, false, false, false]);
+  });
+
+  it('taskNamed: a user message names a read by path, base name or stem (4+ characters) as a word', () => {
+    const named = (task: string) => {
+      const t = transcript(task);
+      return taskNamed(t, pairsOf(t), [3, 5, 7]);
+    };
+    expect(named('Add set to ZodTypes.map in switcher')).toEqual([true, false, false]);
+    expect(named('Update parser.ts')).toEqual([false, true, false]);
+    expect(named('Fix lib/app.js and the Switcher')).toEqual([true, false, true]);
+    // `app` is too short a stem to name a file, `switchers` is another word, `parsers/x.ts` another path.
+    expect(named('The app breaks: switchers fail in parsers/x.ts')).toEqual([false, false, false]);
+  });
+
+  it('the read the task names keeps its place; mentionWeight 0 leaves the tie to recency', async () => {
+    // 65 words in all; 55 leave room for one of the three 20-word reads beside the placeholders.
+    const t = transcript('Add set to ZodTypes.map in switcher');
+    const named = await compact(t, { strategy: 'task_aware', tokens: 55, tokenCounter: words });
+    expect(named.evicted).toEqual(['t-r2', 't-r3']);
+    const off = await compact(t, { strategy: 'task_aware', tokens: 55, tokenCounter: words, mentionWeight: 0 });
+    expect(off.evicted).toEqual(['t-r1', 't-r2']);
   });
 });
