@@ -136,7 +136,8 @@ if (opt('fixture')) {
 
 const work = opt('work', defaultWork());
 // --tokens: also each line's hashed terms (tokens.u16 [rows, TOKENS_PER_LINE], 0 = none) and each
-// query's (index.jsonl `q`), for a model that reads tokens (experiment, issue #18).
+// query's (index.jsonl `q`), for a model that reads tokens (experiment, issue #18). The bucket
+// count goes into meta.json (`token_buckets`), where train.py reads it.
 const withTokens = args.includes('--tokens');
 const TOKEN_BUCKETS = 32768;
 const TOKENS_PER_LINE = 16;
@@ -251,4 +252,13 @@ fi.end();
 if (worker) await worker.terminate();
 console.error(`analyze timeouts: ${timeouts}`);
 if (hung.size) fs.appendFileSync(path.join(work, 'hung_paths.txt'), [...hung].map((k) => k + '\n').join(''));
-fs.writeFileSync(path.join(outDir, 'meta.json'), JSON.stringify({ features: featureNames.length, version: featureVersion, names: featureNames, rows: offset }));
+fs.writeFileSync(
+  path.join(outDir, 'meta.json'),
+  JSON.stringify({
+    features: featureNames.length,
+    version: featureVersion,
+    names: featureNames,
+    rows: offset,
+    ...(withTokens ? { token_buckets: TOKEN_BUCKETS } : {}),
+  }),
+);

@@ -106,11 +106,12 @@ def mine_descriptions(repo, git_dir, pin, rng, cap):
     for kind, items in pool.items():
         rng.shuffle(items)
         for path, text, query, c_lo, c_hi, g_lo, g_hi in items[:cap // 2]:
-            lines = cut(text.split('\n'), c_lo, c_hi)
+            original = text.split('\n')
+            lines = cut(original, c_lo, c_hi)
             # Code after a JSDoc's `*/` on its last line (`/** it … */ {`) stays, on a line of its own:
             # cutting it would leave a file that does not parse. (mine_docs.py, whose examples the
             # shipped model was trained on, is left as it was so that they reproduce.)
-            last = text.split('\n')[c_hi]
+            last = original[c_hi]
             code = last.split('*/', 1)[1].strip() if kind == 'docstring' and '*/' in last else ''
             if code:
                 lines.insert(c_lo, last[:len(last) - len(last.lstrip())] + code)

@@ -26,7 +26,8 @@ COST_FEATURE = 'cost'
 def load(work):
     """All shards of WORK/dataset in one array (read in place: peak memory is the dataset's size,
     not twice it, which matters at tens of thousands of examples), and their line tokens
-    (tokens.u16, build_dataset.mjs --tokens) when every shard has them, else None."""
+    (tokens.u16, build_dataset.mjs --tokens) when every shard has them, else None; the last shard's
+    meta.json says how many buckets they hash into (`token_buckets`)."""
     root = os.path.join(work, 'dataset')
     shards = [os.path.join(root, s) for s in sorted(os.listdir(root))]
     metas = [json.load(open(os.path.join(d, 'meta.json'))) for d in shards]
@@ -35,9 +36,9 @@ def load(work):
     rows = [os.path.getsize(os.path.join(d, 'features.f32')) // (4 * F) for d in shards]
     X = np.empty((sum(rows), F), dtype=np.float32)
     Y = np.empty((sum(rows), 3), dtype=np.uint8)
-    tok = all(os.path.exists(os.path.join(d, 'tokens.u16')) for d in shards)
     T = None
-    if tok:
+    if all('token_buckets' in m for m in metas):
+        assert len({m['token_buckets'] for m in metas}) == 1, 'shards with different token buckets'
         T = np.concatenate([np.fromfile(os.path.join(d, 'tokens.u16'), dtype=np.uint16).reshape(n, -1) for d, n in zip(shards, rows)])
     exs = []
     base = 0
@@ -171,8 +172,8 @@ def init_token_embeddings(model, words_dir):
     vec = np.fromfile(os.path.join(words_dir, 'vectors.i8'), dtype=np.int8).reshape(-1, meta['dim']).astype(np.float32) / 127
     w = model.tokens.emb.weight
     assert w.shape[1] == vec.shape[1], 'token dim must equal the word table dim'
-    with torch.no_grad():
-        w[torch.from_numpy(1 + keys % 32767)] = torch.from_numpy(vec)
+    with torch.no_grad():  # the bucket of a term, as build_dataset.mjs hashes it (0 is padding)
+        w[torch.from_numpy(1 + keys % (w.shape[0] - 1))] = torch.from_numpy(vec)
     print(f'token embeddings: {len(keys)} from {words_dir}', flush=True)
 
 
@@ -217,7 +218,7 @@ def main():
     from_names = meta.get('names') or json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'feature_names.json')))
     cost_idx = from_names.index(COST_FEATURE)
 
-    model = LineScorer(X.shape[1], d=args.d, tokens=(32768, args.token_dim) if TK is not None else None)
+    model = LineScorer(X.shape[1], d=args.d, tokens=(meta['token_buckets'], args.token_dim) if TK is not None else None)
     if TK is not None and args.init_words:
         init_token_embeddings(model, args.init_words)
     if TK is not None and args.freeze_tokens:

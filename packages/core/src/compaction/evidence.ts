@@ -32,25 +32,30 @@ const PATH_CHAR = /[\w.\-/\\]/;
 
 /** Whether `line` names `path`: the path, preceded by a '/' or a character no path holds, and not continued by one. */
 export function namesPath(line: string, path: string): boolean {
-  for (let at = line.indexOf(path); at >= 0; at = line.indexOf(path, at + 1)) {
-    const before = at === 0 ? '' : line[at - 1];
-    const end = at + path.length;
-    // A sentence's full stop after the path is not part of it.
-    const after = line[end] === '.' && !PATH_CHAR.test(line[end + 1] ?? '') ? '' : (line[end] ?? '');
-    if ((before === '/' || !PATH_CHAR.test(before)) && !PATH_CHAR.test(after)) return true;
-  }
-  return false;
+  return occursAsPath(line, path, true);
 }
 
 /** Whether `line` names a file by its base name alone (`rendering.ts`), not as the end of a longer path. */
 export function namesBase(line: string, base: string): boolean {
-  for (let at = line.indexOf(base); at >= 0; at = line.indexOf(base, at + 1)) {
+  return occursAsPath(line, base, false);
+}
+
+/** `name` in `line`, not continued by a path character, nor preceded by one (but a '/' when `afterSlash`). */
+function occursAsPath(line: string, name: string, afterSlash: boolean): boolean {
+  for (let at = line.indexOf(name); at >= 0; at = line.indexOf(name, at + 1)) {
     const before = at === 0 ? '' : line[at - 1];
-    const end = at + base.length;
+    const end = at + name.length;
+    // A sentence's full stop after the path is not part of it.
     const after = line[end] === '.' && !PATH_CHAR.test(line[end + 1] ?? '') ? '' : (line[end] ?? '');
-    if (!PATH_CHAR.test(before) && !PATH_CHAR.test(after)) return true;
+    if (((afterSlash && before === '/') || !PATH_CHAR.test(before)) && !PATH_CHAR.test(after)) return true;
   }
   return false;
+}
+
+/** The path the call of message `i` reads, with `/` separators and no leading `./`; '' when none. */
+function readPath(pairs: Pairs, i: number): string {
+  const f = pairs.fileOf.get(i);
+  return f === undefined ? '' : f.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
 }
 
 /** A stem shorter than this (`app`, `io`, `cli`) is too common a word to name a file. */
@@ -64,8 +69,7 @@ const MIN_STEM_CHARS = 4;
 export function taskNamed(messages: readonly Message[], pairs: Pairs, msgs: readonly number[]): boolean[] {
   const users = messages.filter((m) => m.role === 'user').flatMap((m) => m.content.split('\n'));
   return msgs.map((i) => {
-    const f = pairs.fileOf.get(i);
-    const path = f === undefined ? '' : f.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+    const path = readPath(pairs, i);
     if (path.length < 3) return false;
     const base = path.slice(path.lastIndexOf('/') + 1);
     const stem = base.replace(/\.[^.]*$/, '');
@@ -82,8 +86,7 @@ export function taskNamed(messages: readonly Message[], pairs: Pairs, msgs: read
  */
 export function namedScores(messages: readonly Message[], pairs: Pairs, msgs: readonly number[]): number[] {
   const counts = msgs.map((i) => {
-    const f = pairs.fileOf.get(i);
-    const path = f === undefined ? '' : f.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+    const path = readPath(pairs, i);
     if (path.length < 3) return 0;
     const own = pairs.callOf.get(i);
     let n = 0;

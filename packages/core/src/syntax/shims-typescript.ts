@@ -17,9 +17,9 @@
  *   member (`(k: string): R\n  <A>(k: string, r: A): R`): read as a comparison with the line
  *   before. An indenting space becomes the `;` that separates members.
  *
- * Two more are recovery shims (GrammarTable.recover, recovery.ts), tried only on the rows of a
- * parse with errors and kept only when the reparse has fewer, because out of context they cannot
- * tell code from text:
+ * Three more are recovery shims (GrammarTable.recover, recovery.ts): out of context they cannot
+ * tell code from text, so they are tried only on a parse with errors (the first and last only on
+ * its rows in error) and kept only when the reparse has fewer:
  * - a `&` in JSX text that is no character reference (`Terms & Conditions`, `R&D`): tsx and
  *   tree-sitter-javascript 0.25 both fail on it. It becomes a space.
  * - in TSX, the generic call signature above: there JSX elements start lines with `<` too.
@@ -102,8 +102,8 @@ function rewriteRows(text: string, rows: readonly number[], rewrite: (line: stri
   return changed ? lines.join('\n') : text;
 }
 
-/** A `&` that starts a character reference (`&amp;`, `&#38;`, `&#x26;`). */
-const CHARACTER_REFERENCE = /^&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);/;
+/** A `&` that starts a character reference (`&amp;`, `&#38;`, `&#x26;`), matched where `lastIndex` points. */
+const CHARACTER_REFERENCE = /&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);/y;
 
 /** Each `&` of `line` that is no `&&`, `&=` or character reference, as a space. */
 export function blankBareAmpersands(line: string): string {
@@ -120,7 +120,8 @@ export function blankBareAmpersands(line: string): string {
       i++;
       continue;
     }
-    out += line[i + 1] === '=' || CHARACTER_REFERENCE.test(line.slice(i, i + 12)) ? ch : ' ';
+    CHARACTER_REFERENCE.lastIndex = i;
+    out += line[i + 1] === '=' || CHARACTER_REFERENCE.test(line) ? ch : ' ';
   }
   return out;
 }

@@ -4,6 +4,17 @@ import { C_MACROS } from '../../src/syntax/shims-macros.js';
 import { C_PREPROCESSOR, CONDITIONALS, flattenConditionals } from '../../src/syntax/shims-preprocessor.js';
 import { errorRows, loadParser } from '../../src/syntax/index.js';
 
+/** The C parser, and a parse function for recoverParse that counts its reparses. */
+async function countingParser() {
+  const { parser } = await loadParser('c');
+  const counter = { calls: 0 };
+  const parseText = async (text: string) => {
+    counter.calls++;
+    return parser.parse(text)!;
+  };
+  return { parser, parseText, counter };
+}
+
 describe('recoverParse', () => {
   it('spends fewer reparses on larger texts: eight up to 125 KB, one at 1 MB, none past it', () => {
     expect([recoveryParses(100), recoveryParses(125_000), recoveryParses(200_000), recoveryParses(1_000_000), recoveryParses(2_000_000)]).toEqual([
@@ -16,12 +27,7 @@ describe('recoverParse', () => {
   });
 
   it('keeps a rewrite only when it leaves fewer errors, within its reparses', { timeout: 60_000 }, async () => {
-    const { parser } = await loadParser('c');
-    let calls = 0;
-    const parseText = async (text: string) => {
-      calls++;
-      return parser.parse(text)!;
-    };
+    const { parser, parseText, counter } = await countingParser();
     // Errors no rewrite repairs (a stray `)`), beside a macro that one does.
     const unit = 'FOO_BAR int broken = ) ;\nint CJSON_CDECL entry(void) { return 0; }\n';
     const text = unit.repeat(3);
@@ -34,24 +40,19 @@ describe('recoverParse', () => {
     // CJSON_CDECL went, the stray `)` stayed.
     expect(tree.rootNode.text).toContain('int             entry(void)');
     expect(tree.rootNode.text).toContain('= ) ;');
-    expect(calls).toBeLessThanOrEqual(MAX_RECOVERY_PARSES);
+    expect(counter.calls).toBeLessThanOrEqual(MAX_RECOVERY_PARSES);
     tree.delete();
 
     // A text over 500 KB: one reparse at most.
-    calls = 0;
+    counter.calls = 0;
     const big = unit.repeat(Math.ceil(510_000 / unit.length));
     const bigTree = await recoverParse(parser.parse(big)!, big, [CONDITIONALS, C_MACROS], parseText);
-    expect(calls).toBeLessThanOrEqual(1);
+    expect(counter.calls).toBeLessThanOrEqual(1);
     bigTree.delete();
   });
 
   it('tries the later shims on a dropped rewrite, and keeps the combination when it ends with fewer errors', { timeout: 60_000 }, async () => {
-    const { parser } = await loadParser('c');
-    let calls = 0;
-    const parseText = async (text: string) => {
-      calls++;
-      return parser.parse(text)!;
-    };
+    const { parser, parseText, counter } = await countingParser();
     // A C++-only `extern "C" {` whose `}` was cut, and member macros: flattening the `#ifdef`
     // alone moves an error instead of removing one, and the macros alone leave the brace's.
     const text = [
@@ -89,14 +90,14 @@ describe('recoverParse', () => {
     expect(errorRows(alone)).toEqual([1]);
     alone.delete();
 
-    calls = 0;
+    counter.calls = 0;
     const tree = await recoverParse(parser.parse(text)!, text, [C_PREPROCESSOR, C_MACROS], parseText);
     expect(errorRows(tree)).toEqual([]);
     // Both rewrites are in the tree's text: the C++-only branch and the macros are blank.
     expect(tree.rootNode.text).not.toContain('extern');
     expect(tree.rootNode.text).not.toContain('TINY_REQ_MEMBERS');
     expect(tree.rootNode.text).toContain('  int repeat;');
-    expect(calls).toBeLessThanOrEqual(MAX_RECOVERY_PARSES);
+    expect(counter.calls).toBeLessThanOrEqual(MAX_RECOVERY_PARSES);
     tree.delete();
   });
 });
