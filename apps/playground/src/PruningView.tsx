@@ -192,7 +192,9 @@ export function PruningView({ active }: { active: boolean }) {
         return { ...s, code: value, sample: null, fileName: null };
       });
     });
-    applyResult();
+    // Through the ref: @monaco-editor/react keeps the onMount of its first render, and a result
+    // that arrived while Monaco loaded would otherwise be replaced by the one of that render.
+    applyResultRef.current();
   };
 
   // A cancelled run leaves the last result in place; once the input differs from it, its
@@ -260,6 +262,10 @@ export function PruningView({ active }: { active: boolean }) {
   }, [run, state.layer, scale, outOfDate, stale, why]);
 
   useEffect(applyResult, [applyResult]);
+  const applyResultRef = useRef(applyResult);
+  useLayoutEffect(() => {
+    applyResultRef.current = applyResult;
+  });
 
   const replaceCode = (text: string, patch: Partial<ViewState>) => {
     const diff = diffRef.current;
