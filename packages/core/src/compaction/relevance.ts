@@ -1,6 +1,7 @@
 /**
  * Relevance of blocks to a goal: lexical BM25 over identifier-split terms by default, or the
- * caller's backbone. Scores are normalised to 0..1 so they can be set against redundancy.
+ * caller's backbone. Text scores are normalised to 0..1 so they can be set against redundancy; the
+ * task-aware strategies add evidence about whole messages on top (rateUnits).
  */
 import { degradation, type CompactionDegradation } from '../degradations.js';
 import { bm25Scores, buildBm25Index } from '../retrieval/bm25.js';
@@ -56,15 +57,29 @@ const TASK_NAMED_FLOOR = 0.6;
 /** Weight of the whole message's relevance in each of its cuts' relevance. */
 const DOC_WEIGHT = 0.5;
 
+/** What the task-aware strategies know of each message beyond its text's score (evidence.ts). */
+export interface TaskEvidence {
+  /** How strongly the rest of the transcript names each message's file, 0..1. */
+  scores: (msgs: number[]) => number[];
+  /** Weight of `scores` in the whole message's relevance (`mentionWeight`). */
+  weight: number;
+  /** Whether a user message names each message's file. */
+  taskNamed?: (msgs: number[]) => boolean[];
+  /** How much of the goal's vocabulary each message carries beyond BM25 (0..0.7), added. */
+  goalTerms?: (msgs: number[]) => number[];
+}
+
 /**
  * Each unit's relevance to the goal: its own text's, blended with its whole message's (the goal's
  * file deserves more of its lines than a file that only shares a few words with it), normalised
- * over everything but the request itself (which would set the scale: it matches itself best) —
- * the request's cuts (`isQuery`) get 1. The whole message's relevance is `documentScore`'s when
- * given and no hook is (min-max over the messages: see evidence.ts), else the same BM25 / hook;
- * with `named` (how strongly the rest of the transcript names each message's file, 0..1, see
- * evidence.ts) and some file named, it is (1 − namedWeight) · that + namedWeight · named, and at
- * least TASK_NAMED_FLOOR for a message whose file a user message names (`taskNamed`).
+ * over everything but the request itself (which would set the scale: it matches itself best).
+ * The whole message's relevance is `documentScore`'s when given and no hook is (min-max over the
+ * messages: see evidence.ts), else the same BM25 / hook; with `named` (how strongly the rest of
+ * the transcript names each message's file, 0..1, see evidence.ts) and some file named, it is
+ * (1 − namedWeight) · that + namedWeight · named, at least TASK_NAMED_FLOOR for a message whose
+ * file a user message names (`taskNamed`), plus its goal-term evidence (`goalTerms`: the goal's
+ * words in its path, its definitions, its vocabulary; up to 0.7 more, so a unit may rate up to
+ * 1.35). The request's cuts (`isQuery`) get 1, or the top rating when a unit rates above 1.
  * A failing relevance hook falls back to lexical BM25, said in `degraded`. Returns the backend
  * that scored and each message's whole-message relevance (`docRel`).
  */
@@ -77,7 +92,7 @@ export async function rateUnits(
   timeoutMs: number,
   degraded: CompactionDegradation[],
   documentScore?: DocumentScoreFn,
-  named?: { scores: (msgs: number[]) => number[]; weight: number; taskNamed?: (msgs: number[]) => boolean[] },
+  named?: TaskEvidence,
 ): Promise<{ backend: 'lexical-bm25' | 'custom'; docRel: Map<number, number> }> {
   let backend: 'lexical-bm25' | 'custom' = custom ? 'custom' : 'lexical-bm25';
   const scored = units.filter((u) => !isQuery(u));
@@ -106,13 +121,16 @@ export async function rateUnits(
   const byName = named && named.weight > 0 ? named.scores(msgs) : [];
   const w = byName.some((x) => x > 0) ? named!.weight : 0;
   const byTask = named && named.weight > 0 && named.taskNamed ? named.taskNamed(msgs) : [];
+  const byTerms = named?.goalTerms ? named.goalTerms(msgs) : [];
   msgs.forEach((i, k) => {
     const rel = (1 - w) * docScores[k] + w * (byName[k] ?? 0);
-    docRel.set(i, byTask[k] ? Math.max(TASK_NAMED_FLOOR, rel) : rel);
+    docRel.set(i, (byTask[k] ? Math.max(TASK_NAMED_FLOOR, rel) : rel) + (byTerms[k] ?? 0));
   });
   scored.forEach((u, k) => {
     u.relevance = (1 - DOC_WEIGHT) * relevance[k] + DOC_WEIGHT * (docRel.get(u.msg) ?? 0);
   });
-  for (const u of units) if (isQuery(u)) u.relevance = 1;
+  // The request itself ranks with the best of what it asks for (goal-term evidence lifts reads above 1).
+  const top = Math.max(1, ...scored.map((u) => u.relevance));
+  for (const u of units) if (isQuery(u)) u.relevance = top;
   return { backend, docRel };
 }

@@ -6,7 +6,7 @@
 import { noteOnce, type CompactionDegradation } from '../degradations.js';
 import type { MigScore } from '../select/types.js';
 import { latestUserIndex, type ResolvedGoal } from './goal.js';
-import { documentEvidence, namedScores, taskNamed } from './evidence.js';
+import { documentEvidence, goalTermScores, namedScores, taskNamed } from './evidence.js';
 import { floorBest } from './floor.js';
 import { hookTimeout } from './hooks.js';
 import { offersOf, type Offer } from './offers.js';
@@ -79,7 +79,12 @@ export async function scored(
     degraded,
     docScore ?? undefined,
     taskAware
-      ? { scores: (msgs) => namedScores(messages, ctx.pairs, msgs), weight: opt.mentionWeight, taskNamed: (msgs) => taskNamed(messages, ctx.pairs, msgs) }
+      ? {
+          scores: (msgs) => namedScores(messages, ctx.pairs, msgs),
+          weight: opt.mentionWeight,
+          taskNamed: (msgs) => taskNamed(messages, ctx.pairs, msgs),
+          goalTerms: (msgs) => goalTermScores(goal, messages, ctx.pairs, msgs),
+        }
       : undefined,
   );
   dump.relevanceBackend = backend;

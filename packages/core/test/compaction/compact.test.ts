@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/compaction/compact.js';
+import { GOAL_TERM_WEIGHTS } from '../../src/compaction/evidence.js';
 import { readOverflow } from '../../src/compaction/store.js';
 import { GOAL_PROMPT, type CompactOptions, type Message } from '../../src/compaction/types.js';
 import type { TokenCounter } from '../../src/text/tokens.js';
+
+/**
+ * The parser read's relevance to "Fix the header parser bug in parseHeader": half its text's BM25
+ * (the best, 1), half its whole message's (1, plus the goal's words: `parseHeader` defines 3 of the
+ * goal's 6 stems — header, pars, parsehead — and the read holds 4 of them).
+ */
+const PARSER_RELEVANCE = 0.5 + 0.5 * (1 + GOAL_TERM_WEIGHTS.defined + (GOAL_TERM_WEIGHTS.share * 4) / 6);
 
 /** One token per whitespace-separated word: budgets can be worked out by hand. */
 const words: TokenCounter = { name: 'words', count: (t) => t.split(/\s+/).filter(Boolean).length };
@@ -84,7 +92,7 @@ describe('task_aware', () => {
     expect(r.dump.goal).toBe('Fix the header parser bug in parseHeader');
     expect(r.dump.goalSource).toBe('latest_user');
     const rel = Object.fromEntries(r.dump.blocks.map((b) => [b.messageId, b.relevance]));
-    expect(rel.t1).toBe(1);
+    expect(rel.t1).toBeCloseTo(PARSER_RELEVANCE, 4);
     expect(rel.t2).toBe(0);
   });
 
@@ -207,8 +215,10 @@ describe('mig and task_aware_mig: redundancy', () => {
     expect(r.kept).toEqual(expect.arrayContaining(['t2', 't4']));
     expect(r.tokensAfter).toBe(98);
     const b = Object.fromEntries(r.dump.blocks.map((x) => [x.messageId, x]));
-    expect(b.t2).toMatchObject({ relevance: 1, selected: true });
-    expect(b.t1).toMatchObject({ relevance: 1, redundancy: 1, mig: 0, selected: false });
+    expect(b.t2).toMatchObject({ selected: true });
+    expect(b.t1).toMatchObject({ redundancy: 1, selected: false });
+    for (const copy of [b.t1, b.t2]) expect(copy.relevance).toBeCloseTo(PARSER_RELEVANCE, 4);
+    expect(b.t1.mig).toBeCloseTo(PARSER_RELEVANCE - 1, 4);
     for (const x of r.dump.blocks) expect(x.mig).toBeCloseTo(x.relevance! - x.redundancy!, 3);
     expect(b.t4.mig!).toBeGreaterThan(0);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/compaction/compact.js';
-import { documentEvidence, namedScores, namesBase, namesPath, taskNamed } from '../../src/compaction/evidence.js';
+import { documentEvidence, GOAL_TERM_WEIGHTS, goalTermScores, namedScores, namesBase, namesPath, taskNamed } from '../../src/compaction/evidence.js';
 import { pairsOf } from '../../src/compaction/pairs.js';
 import { minMax } from '../../src/compaction/relevance.js';
 import type { Message } from '../../src/compaction/types.js';
@@ -57,20 +57,25 @@ const result = (id: string, name: string, content: string): Message => ({ id: `t
 const relevance = (r: Awaited<ReturnType<typeof compact>>) => Object.fromEntries(r.dump.blocks.map((b) => [b.messageId, b.relevance]));
 
 describe('compaction: which read gets the budget (documentScorer)', () => {
+  const parserTerms = goalTermScores('Fix the header parser bug in parseHeader', messages, pairsOf(messages), [3])[0];
   it("by default ('bm25') whole messages are rated by BM25 of the goal: the parser stays, the renderer goes", async () => {
     const r = await compact(messages, { strategy: 'task_aware', tokens: 70, tokenCounter: words });
-    expect(relevance(r)).toMatchObject({ t1: 1, t2: 0 });
+    // The parser: half its text's BM25 (1), half its message's (1, plus the goal's words in it).
+    expect(relevance(r).t1).toBeCloseTo(0.5 + 0.5 * (1 + parserTerms), 4);
+    expect(relevance(r).t2).toBe(0);
     expect(r.evicted).toEqual(['t2']);
   });
 
   it("a scorer's document score (goal as the query, min-max over the messages) replaces BM25 for the whole message", async () => {
     const queries: string[] = [];
     const r = await compact(messages, { strategy: 'task_aware', tokens: 70, tokenCounter: words, documentScorer: renderLover(queries) });
-    // Each unit: half its own text's BM25, half its message's document score (renderer 1, the rest 0).
-    expect(relevance(r)).toMatchObject({ t1: 0.5, t2: 0.5 });
+    // Each unit: half its own text's BM25, half its message's document score (renderer 1, the rest
+    // 0) plus the goal's words in it (the parser's; the renderer holds none).
+    expect(relevance(r).t1).toBeCloseTo(0.5 + 0.5 * parserTerms, 4);
+    expect(relevance(r).t2).toBe(0.5);
     expect(queries.length).toBeGreaterThan(0);
     expect(new Set(queries)).toEqual(new Set(['Fix the header parser bug in parseHeader']));
-    // A tie: recency breaks it, the renderer (newer) stays.
+    // The renderer is rated best as a whole (1 against the parser's goal words alone), so it keeps its place (floor.ts).
     expect(r.evicted).toEqual(['t1']);
   });
 
@@ -109,14 +114,14 @@ describe('compaction: which read gets the budget (documentScorer)', () => {
 });
 
 describe('compaction: the files the transcript names (mentionWeight)', () => {
-  // Two reads that share the goal's words equally; only the grep names one of them.
+  // Two reads that share the goal's words equally (neither path holds one); only the grep names one of them.
   const body = (fn: string) => `def ${fn}(raw):\n    value = raw.strip()\n    return convert the value and check the value again here for the caller`;
   const transcript: Message[] = [
     { id: 'sys', role: 'system', content: 'You are a coding agent.' },
     { id: 'u1', role: 'user', content: 'The value conversion is wrong' },
     call('grep', 'grep', { pattern: 'convert' }),
-    result('grep', 'grep', 'pkg/convert.py:3:    return convert the value\npkg/convert.py:9:def convert(x):\ntests/test_convert.py:4:convert(1)'),
-    call('r1', 'read_file', { path: 'pkg/convert.py' }, 'Reading pkg/convert.py.'),
+    result('grep', 'grep', 'pkg/first.py:3:    return convert the value\npkg/first.py:9:def convert(x):\ntests/test_first.py:4:convert(1)'),
+    call('r1', 'read_file', { path: 'pkg/first.py' }, 'Reading pkg/first.py.'),
     result('r1', 'read_file', body('first')),
     call('r2', 'read_file', { path: './pkg/other.py' }, 'Reading pkg/other.py.'),
     result('r2', 'read_file', body('other')),
@@ -190,12 +195,45 @@ describe('compaction: the files the task names (a floor of relevance)', () => {
     expect(named('The app breaks: switchers fail in parsers/x.ts')).toEqual([false, false, false]);
   });
 
-  it('the read the task names keeps its place; mentionWeight 0 leaves the tie to recency', async () => {
+  it('the read the task names is rated at least 0.6 as a whole; with mentionWeight 0 only the word its path shares is left', async () => {
     // 65 words in all; 55 leave room for one of the three 20-word reads beside the placeholders.
     const t = transcript('Add set to ZodTypes.map in switcher');
+    const half = GOAL_TERM_WEIGHTS.path / 2; // "switcher": 1 of the path's 2 words that count
     const named = await compact(t, { strategy: 'task_aware', tokens: 55, tokenCounter: words });
     expect(named.evicted).toEqual(['t-r2', 't-r3']);
+    // Half the read's text's BM25 (0: no word in common), half its message's (the floor, plus the path word).
+    expect(relevance(named)['t-r1']).toBeCloseTo(0.5 * (0.6 + half), 4);
     const off = await compact(t, { strategy: 'task_aware', tokens: 55, tokenCounter: words, mentionWeight: 0 });
-    expect(off.evicted).toEqual(['t-r1', 't-r2']);
+    expect(relevance(off)['t-r1']).toBeCloseTo(0.5 * half, 4);
+    expect(off.evicted).toEqual(['t-r2', 't-r3']);
+  });
+});
+
+describe("compaction: the goal's words in a read (goalTermScores)", () => {
+  const transcript = (task: string): Message[] => [
+    { id: 'u1', role: 'user', content: task },
+    call('r1', 'read_file', { path: 'falcon/response_helpers.py' }, 'Reading.'),
+    result('r1', 'read_file', 'def format_header_value_list(values):\n    return ", ".join(values)\n\ndef is_ascii(text):\n    return True'),
+    call('r2', 'read_file', { path: 'falcon/util/misc.py' }, 'Reading.'),
+    result('r2', 'read_file', 'class Timer:\n    def start(self):\n        self.value = 0\n\nif ready(x):\n    pass'),
+    result('r3', 'run_tests', 'FAILED test_headers'),
+  ];
+
+  it("path words, defined names and the share of the goal's words, stemmed", () => {
+    // Goal words (stems): fix, respons, convert, header, valu ("to" and "str" are stopwords).
+    const t = transcript('fix(Response): convert header values to str');
+    const [helpers, misc, log] = goalTermScores(t[0].content, t, pairsOf(t), [2, 4, 5]);
+    const w = GOAL_TERM_WEIGHTS;
+    // response_helpers: "respons" in the path (1 of 2), header and valu defined (2 of 3), 2 of 5 words held.
+    expect(helpers).toBeCloseTo(w.path / 2 + (w.defined * 2) / 3 + (w.share * 2) / 5, 10);
+    // misc: `self.value` holds "valu"; `start` is defined, `if ready(x):` is no definition.
+    expect(misc).toBeCloseTo((w.share * 1) / 5, 10);
+    // A result without a path: its words only ("header" in test_headers).
+    expect(log).toBeCloseTo((w.share * 1) / 5, 10);
+  });
+
+  it('a goal with no words gives zeros', () => {
+    const t = transcript('to the of');
+    expect(goalTermScores(t[0].content, t, pairsOf(t), [2, 4])).toEqual([0, 0]);
   });
 });
