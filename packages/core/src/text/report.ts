@@ -1,7 +1,8 @@
 /**
  * What a bug report gives away about the code it is about: traceback / stack frames (file,
- * function, line), quoted code (fenced, indented, `>>>` sessions, diffs, inline backticks),
- * error messages and the names of failing tests. Pure text in, clues out; linear in the report's
+ * function, line, the source line a Python traceback prints), quoted code (fenced, indented,
+ * `>>>` sessions, diffs, inline backticks), error messages, what import and call errors name,
+ * and the names of failing tests. Pure text in, clues out; linear in the report's
  * length. Used by prune/clues.ts to find the lines a report points at, whatever the scorer.
  */
 
@@ -12,6 +13,8 @@ export interface StackFrame {
   func: string | null;
   /** 1-based line in the reporter's version of the file. */
   line: number;
+  /** The source line a Python traceback prints under the frame, trimmed; null when none is given. */
+  source: string | null;
 }
 
 export interface ReportClues {
@@ -23,8 +26,26 @@ export interface ReportClues {
    * `FAIL: test_z (pkg.TestY)`, a `test_z` in prose), each once, in order.
    */
   tests: string[];
+  /**
+   * What an error message of the report names: a module or imported name that failed to import
+   * (`No module named 'x'`, `cannot import name 'x' from 'y'`, `Named export 'x' not found`,
+   * `Cannot find module 'x'`), a function called with arguments it does not take
+   * (`f() got an unexpected keyword argument 'k'`, `f() takes 2 positional arguments but 3 were
+   * given`, `f() missing 1 required positional argument: 'a'`), with the keyword it lacks.
+   */
+  named: NamedInError;
   /** The whole report, lowercased with runs of whitespace made one space (for message matching). */
   flat: string;
+}
+
+export interface NamedInError {
+  /** Modules and imported names an import error names, each once. */
+  imports: string[];
+  /**
+   * Functions a call error names; `owner`: the class Python 3.10+ qualifies a method with
+   * (`Reloader.__init__()`); `lacking`: the keyword argument the function does not take.
+   */
+  calls: { name: string; owner: string | null; lacking: string | null }[];
 }
 
 const MIN_CODE_CHARS = 8;
@@ -37,9 +58,50 @@ const FENCE = /^\s*(```|~~~)/;
 /** A Python test function's name: `test_…` (pytest and unittest both collect these). */
 const TEST_NAME = /\btest_\w+/g;
 const MAX_TESTS = 32;
+/** Import errors of Python, Node's ES modules and CommonJS, and bundlers: the name or module they fail on. */
+const IMPORT_ERROR =
+  /No module named '([\w.]+)'|cannot import name '(\w+)'(?: from '([\w.]+)')?|Named export '([\w$]+)' not found\. The requested module '([^'\s]+)'|Cannot find module '([^'\s]+)'|Can't resolve '([^'\s]+)'|does not provide an export named '([\w$]+)'/g;
+/** Python's call errors: `f() got an unexpected keyword argument 'k'`, `f() takes …`, `f() missing …`, `f() got multiple values …`. */
+const CALL_ERROR =
+  /(?:\b(\w+)\.)?\b(\w+)\(\) (?:got an unexpected keyword argument '(\w+)'|takes (?:from |exactly |at most |at least )?(?:\d|no arguments)|missing \d+ required|got multiple values for)/g;
+const MAX_NAMED = 16;
+
+function namedInError(text: string): NamedInError {
+  const imports = new Set<string>();
+  IMPORT_ERROR.lastIndex = 0;
+  for (let m = IMPORT_ERROR.exec(text); m && imports.size < MAX_NAMED; m = IMPORT_ERROR.exec(text)) {
+    for (let g = 1; g < m.length; g++) if (m[g]) imports.add(m[g]);
+  }
+  const calls: NamedInError['calls'] = [];
+  const seen = new Set<string>();
+  CALL_ERROR.lastIndex = 0;
+  for (let m = CALL_ERROR.exec(text); m && calls.length < MAX_NAMED; m = CALL_ERROR.exec(text)) {
+    const key = `${m[1] ?? ''}.${m[2]} ${m[3] ?? ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    calls.push({ name: m[2], owner: m[1] ?? null, lacking: m[3] ?? null });
+  }
+  return { imports: [...imports], calls };
+}
 
 export function flatten(text: string): string {
   return text.toLowerCase().replace(/\s+/g, ' ');
+}
+
+/**
+ * The line a Python traceback prints under a frame (`File "…", line 3, in f` then `    x = f(y)`):
+ * the next line when it is more indented than the frame's and is not another frame.
+ */
+function sourceAfter(text: string, end: number): string | null {
+  const eol = text.indexOf('\n', end);
+  if (eol < 0) return null;
+  const next = text.indexOf('\n', eol + 1);
+  const line = text.slice(eol + 1, next < 0 ? text.length : next);
+  const start = text.lastIndexOf('\n', end - 1) + 1;
+  const indent = (s: string) => s.length - s.trimStart().length;
+  const src = line.trim();
+  if (!src || src.startsWith('File "') || indent(line) <= indent(text.slice(start, eol))) return null;
+  return src;
 }
 
 export function parseReport(report: string): ReportClues {
@@ -56,7 +118,7 @@ export function parseReport(report: string): ReportClues {
       // JS frames need a path that looks like a source file, or `at` in prose would match.
       if (!py && !/\.[cm]?[jt]sx?$|\.py$|\.vue$|\.svelte$/.test(path)) continue;
       const func = rawFunc && !rawFunc.startsWith('<') ? rawFunc.split('.').pop()!.replace(/[[\]]/g, '') : null;
-      frames.push({ path, func: func || null, line });
+      frames.push({ path, func: func || null, line, source: py ? sourceAfter(text, re.lastIndex) : null });
     }
   }
   const code: string[] = [];
@@ -94,5 +156,5 @@ export function parseReport(report: string): ReportClues {
     // `test_x.py` is a module, not a function; a parametrised id `test_x[a-b]` is the function.
     if (text[m.index + m[0].length] !== '.') tests.add(m[0]);
   }
-  return { frames, code, tests: [...tests], flat: flatten(text) };
+  return { frames, code, tests: [...tests], named: namedInError(text), flat: flatten(text) };
 }

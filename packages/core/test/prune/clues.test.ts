@@ -39,6 +39,73 @@ describe('clueStrengths', async () => {
     const elsewhere = strengths('Traceback (most recent call last):\n  File "/srv/app/pkg/other.py", line 4, in parse_retry\nValueError');
     expect([elsewhere[3], elsewhere[2]]).toEqual([0, 0.4]);
   });
+  it("a frame's line is taken only when the source it quotes is that line", () => {
+    // The reporter's line 5 is our line 4: the quoted line is found where it is, line 5 is not taken.
+    const s = strengths('Traceback (most recent call last):\n  File "/srv/app/pkg/limiter.py", line 5, in parse_retry\n    seconds = int(value)\nValueError');
+    expect([s[2], s[3], s[4]]).toEqual([0.8, 1, 0]);
+    const same = strengths(
+      'Traceback (most recent call last):\n  File "/srv/app/pkg/limiter.py", line 4, in parse_retry\n    seconds = int(value)\nValueError',
+    );
+    expect(same[3]).toBe(1);
+  });
+  it('an import error points at the import of the module or name it fails on', () => {
+    const s = strengths("ModuleNotFoundError: No module named 'time'");
+    expect(s.map((v, i) => (v ? `${i + 1}:${v}` : '')).filter(Boolean)).toEqual(['1:1']);
+    // `time.monotonic()` uses the module but does not import it; a name in prose is no import error.
+    expect(strengths('the time module is slow to import here').every((v) => v === 0)).toBe(true);
+  });
+  it('a call error points at the definition called; an unexpected keyword, at the ones that lack it', () => {
+    expect(strengths("TypeError: acquire() got an unexpected keyword argument 'timeout'")[9]).toBe(0.8);
+    expect(strengths("TypeError: acquire() got an unexpected keyword argument 'blocking'").every((v) => v === 0)).toBe(true);
+    const s = strengths('TypeError: parse_retry() takes 1 positional argument but 2 were given');
+    expect(s.map((v, i) => (v ? `${i + 1}:${v}` : '')).filter(Boolean)).toEqual(['3:0.8']);
+  });
+  it("a method's class, when the error names it, picks the method among those of that name", async () => {
+    const src = [
+      'class Reloader:', // 1
+      '    def __init__(self, extra_files=None):', // 2
+      '        pass', // 3
+      'class InotifyReloader:', // 4
+      '    def __init__(self, callback=None):', // 5
+      '        pass', // 6
+      'class Watcher:', // 7
+      '    def __init__(self):', // 8
+      '        pass', // 9
+      '',
+    ].join('\n');
+    const st2 = await analyze(src, 'python');
+    const s = (report: string) =>
+      Array.from(clueStrengths(parseReport(report), src.split('\n'), st2, 'pkg/reloader.py'))
+        .map((v, i) => (v ? `${i + 1}:${v}` : ''))
+        .filter(Boolean);
+    expect(s("TypeError: __init__() got an unexpected keyword argument 'extra_files'")).toEqual(['5:0.8', '8:0.8']);
+    expect(s("TypeError: InotifyReloader.__init__() got an unexpected keyword argument 'extra_files'")).toEqual(['5:0.8']);
+    expect(s('TypeError: Watcher.__init__() takes 1 positional argument but 2 were given')).toEqual(['8:0.8']);
+  });
+  it('a message the report quotes, made from a template, points at the line that logs it', async () => {
+    const src = [
+      'def fetch(link):',
+      '    log.debug("Hashing {}".format(link.url))',
+      '    log.info("Fetched %s in %d ms", link, ms)',
+      '    return get(link)',
+      '',
+    ].join('\n');
+    const lines2 = src.split('\n');
+    const st2 = await analyze(src, 'python');
+    const s = (report: string) => Array.from(clueStrengths(parseReport(report), lines2, st2, 'pkg/fetch.py'));
+    expect(
+      s('Before:\n\n    Hashing https://files.example.org/a/Django-3.0.5.tar.gz\n')
+        .map((v, i) => (v ? i + 1 : 0))
+        .filter(Boolean),
+    ).toEqual([2]);
+    expect(
+      s('Fetched pkg-1.0.tar.gz in 300 ms, too slow')
+        .map((v, i) => (v ? i + 1 : 0))
+        .filter(Boolean),
+    ).toEqual([3]);
+    // Word starts only, and the pieces in order.
+    expect(s('Rehashing everything; 300 ms in Fetched').every((v) => v === 0)).toBe(true);
+  });
   it('a failing test points at the function it is named after (the longest, whole words), not at an import', () => {
     // `parse_retry` (line 3), not `acquire`; `time` is an import, `test_time_…` names nothing here.
     const s = strengths('FAILED tests/test_limiter.py::test_parse_retry_negative_value - ValueError\nand test_time_source too');

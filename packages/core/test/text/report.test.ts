@@ -14,8 +14,8 @@ describe('parseReport', () => {
       ].join('\n'),
     );
     expect(r.frames).toEqual([
-      { path: '/home/u/proj/limiter.py', func: 'parse_retry', line: 42 },
-      { path: '<stdin>', func: null, line: 1 },
+      { path: '/home/u/proj/limiter.py', func: 'parse_retry', line: 42, source: 'seconds = int(value)' },
+      { path: '<stdin>', func: null, line: 1, source: null },
     ]);
   });
   it('reads JavaScript stack frames, and not prose that has "at"', () => {
@@ -29,8 +29,8 @@ describe('parseReport', () => {
       ].join('\n'),
     );
     expect(r.frames).toEqual([
-      { path: '_http_client.js', func: 'ClientRequest', line: 119 },
-      { path: '/u/node_modules/follow-redirects/index.js', func: '_performRequest', line: 169 },
+      { path: '_http_client.js', func: 'ClientRequest', line: 119, source: null },
+      { path: '/u/node_modules/follow-redirects/index.js', func: '_performRequest', line: 169, source: null },
     ]);
   });
   it('names the failing Python tests: pytest node ids, unittest headers, prose; not test modules', () => {
@@ -59,5 +59,33 @@ describe('parseReport', () => {
     );
     expect(r.code).toEqual(['client.get(url, timeout=-1)', 'if seconds < 0:', 'if seconds <= 0:', 'limiter.acquire(blocking=True)', 'Money(1).rounded()']);
     expect(r.flat.startsWith('reproduce with `client.get(url, timeout=-1)` and: ```diff -')).toBe(true);
+  });
+  it('reads what import and call errors name', () => {
+    const r = parseReport(
+      [
+        "ModuleNotFoundError: No module named 'cached_property'",
+        "ImportError: cannot import name '_NOT_FOUND' from 'functools' (/usr/lib/python3.12/functools.py)",
+        "SyntaxError: Named export 'WebSocket' not found. The requested module 'ws' is a CommonJS module",
+        "Error: Cannot find module './lib/adapter'",
+        "Module not found: Error: Can't resolve 'fs' in '/app/src'",
+        "TypeError: __init__() got an unexpected keyword argument 'extra_files'",
+        'TypeError: parse() takes 2 positional arguments but 3 were given',
+        "TypeError: acquire() missing 1 required positional argument: 'limiter'",
+        "TypeError: __init__() got an unexpected keyword argument 'extra_files'",
+        "TypeError: InotifyReloader.__init__() got an unexpected keyword argument 'extra_files'",
+        'TypeError: close() takes no arguments (1 given)',
+      ].join('\n'),
+    );
+    expect(r.named).toEqual({
+      imports: ['cached_property', '_NOT_FOUND', 'functools', 'WebSocket', 'ws', './lib/adapter', 'fs'],
+      calls: [
+        { name: '__init__', owner: null, lacking: 'extra_files' },
+        { name: 'parse', owner: null, lacking: null },
+        { name: 'acquire', owner: null, lacking: null },
+        { name: '__init__', owner: 'InotifyReloader', lacking: 'extra_files' },
+        { name: 'close', owner: null, lacking: null },
+      ],
+    });
+    expect(parseReport('It got slower after the upgrade, and takes 2 seconds now.').named).toEqual({ imports: [], calls: [] });
   });
 });
