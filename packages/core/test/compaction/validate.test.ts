@@ -71,4 +71,14 @@ describe('compact: config validation', () => {
     }
     await expect(compact([...ok], null as never)).rejects.toThrow('options must be an object with at least { tokens }');
   });
+
+  it('an unknown option is refused by name (a typo would change nothing); an undefined one is no option', async () => {
+    const e = await error(compact([...ok], { tokens: 10, tokenCounter: words, lambda: 0.5 } as never));
+    expect(e.code).toBe('INVALID_OPTION');
+    expect(e.message).toBe(
+      'unknown option "lambda" (options: strategy, tokens, protectedTail, goal, summarizeGoal, relevance, hookTimeoutMs, scorer, documentScorer, mentionWeight, tokenCounter, groupBy, turnWindow, redundancyWeight, similarity, temperature, levels)',
+    );
+    const r = await compact([...ok], { tokens: 10, tokenCounter: words, lambda: undefined } as never);
+    expect(r.tokensAfter).toBeLessThanOrEqual(10);
+  });
 });
