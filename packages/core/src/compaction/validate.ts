@@ -1,5 +1,6 @@
 /** Transcript and option checks: bad input becomes a typed error before any work starts. */
 import { CtxpruneError } from '../errors.js';
+import { refuseUnknownOptions } from '../util/options.js';
 import { COMPACTION_STRATEGIES, type CompactOptions, type CompactionStrategy, type Message } from './types.js';
 
 const ROLES = ['system', 'user', 'assistant', 'tool'] as const;
@@ -105,10 +106,7 @@ function unitInterval(v: unknown, name: string, dflt: number): number {
   return v;
 }
 
-/**
- * Every option compact() reads (a Record, so that the compiler keeps it equal to CompactOptions):
- * any other key is a typo that would silently change nothing, so it is refused.
- */
+/** Every option compact() reads (a Record, so that the compiler keeps it equal to CompactOptions). */
 const OPTION_KEYS: Record<keyof CompactOptions, true> = {
   strategy: true,
   tokens: true,
@@ -128,15 +126,11 @@ const OPTION_KEYS: Record<keyof CompactOptions, true> = {
   temperature: true,
   levels: true,
 };
-const KNOWN_OPTIONS: ReadonlySet<string> = new Set(Object.keys(OPTION_KEYS));
 
 export function validateOptions(options: unknown): ResolvedOptions {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) fail('options must be an object with at least { tokens }');
   const o = options as CompactOptions & Record<string, unknown>;
-  for (const key of Object.keys(o)) {
-    // An option left undefined is no option (callers spread optional settings).
-    if (!KNOWN_OPTIONS.has(key) && o[key] !== undefined) fail(`unknown option ${JSON.stringify(key)} (options: ${[...KNOWN_OPTIONS].join(', ')})`);
-  }
+  refuseUnknownOptions(o, OPTION_KEYS);
   const strategy = parseStrategy(o.strategy);
   const t = o.tokens;
   if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0) {

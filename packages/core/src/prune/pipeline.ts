@@ -26,7 +26,7 @@ import { Reason } from './reasons.js';
 import { buildRepairIndex } from './repair.js';
 import { resolveSyntax } from './syntax-info.js';
 import type { PruneOptions, PruneResult, PruneStats } from './types.js';
-import { checkAborted, resolveBudget, resolveElision, validateText } from './validate.js';
+import { checkAborted, checkOptionKeys, resolveBudget, resolveElision, validateText } from './validate.js';
 
 const defaultScorer = new LexicalScorer();
 
@@ -76,6 +76,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const crOnly = text.indexOf('\n') < 0 && text.indexOf('\r') >= 0;
   if (crOnly) text = text.replaceAll('\r', '\n');
   if (options === null || typeof options !== 'object') throw new CtxpruneError('INVALID_OPTION', 'options must be an object with at least { query }');
+  checkOptionKeys(options);
   const query = options.query ?? '';
   if (typeof query !== 'string') throw new CtxpruneError('INVALID_OPTION', `query must be a string, got ${typeof query}`);
   const degraded: Degradation[] = [];

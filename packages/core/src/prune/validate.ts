@@ -1,6 +1,7 @@
 /** Input and option checks: bad input becomes a typed error before any work starts. */
 import { CtxpruneError } from '../errors.js';
 import { ELISION_STYLES, type ElisionStyle } from '../text/elision.js';
+import { refuseUnknownOptions } from '../util/options.js';
 import type { PruneOptions } from './types.js';
 
 export const MAX_INPUT_CHARS = 8 * 1024 * 1024;
@@ -15,6 +16,26 @@ export function validateText(text: unknown): asserts text is string {
   if (nul >= 0) {
     throw new CtxpruneError('BINARY_INPUT', `Input looks binary (NUL byte at offset ${nul}); ctxprune prunes text files only.`);
   }
+}
+
+/** Every option prune() reads (a Record, so that the compiler keeps it equal to PruneOptions). */
+const OPTION_KEYS: Record<keyof PruneOptions, true> = {
+  query: true,
+  ratio: true,
+  tokens: true,
+  language: true,
+  fileName: true,
+  scorer: true,
+  tokenCounter: true,
+  ablation: true,
+  elision: true,
+  signal: true,
+  tuning: true,
+};
+
+/** A key prune() does not read is refused (`budget` for `tokens` would otherwise prune at 4×). */
+export function checkOptionKeys(options: object): void {
+  refuseUnknownOptions(options, OPTION_KEYS);
 }
 
 /** The token budget for an input of `originalTokens`. */

@@ -250,6 +250,14 @@ describe('bad input', () => {
     for (const tokens of [0, -1, NaN, Infinity]) await expectCode(prune('a = 1\n', { query: 'x', tokens }), 'INVALID_BUDGET');
   });
   it('a non-string query → INVALID_OPTION', () => expectCode(prune('a = 1\n', { query: 42 as unknown as string }), 'INVALID_OPTION'));
+  it('an unknown option → INVALID_OPTION naming it (`budget` is not `tokens`); an undefined one is no option', async () => {
+    await expect(prune('a = 1\n', { query: 'x', budget: 100 } as never)).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message: 'unknown option "budget" (options: query, ratio, tokens, language, fileName, scorer, tokenCounter, ablation, elision, signal, tuning)',
+    });
+    const r = await prune('a = 1\n', { query: 'x', tokens: 100, budget: undefined } as never);
+    expect(r.text).toBe('a = 1\n');
+  });
   it('an aborted signal → ABORTED', () => {
     const ac = new AbortController();
     ac.abort();
