@@ -22,6 +22,7 @@
 import type { DocumentScoreFn } from '../locate/document-score.js';
 import { termsOf } from '../text/identifiers.js';
 import { stem } from '../text/stem.js';
+import { escapeRegExp } from '../util/regexp.js';
 import type { Pairs } from './pairs.js';
 import type { CompactOptions, Message } from './types.js';
 
@@ -79,8 +80,8 @@ export function taskNamed(messages: readonly Message[], pairs: Pairs, msgs: read
     const path = readPath(pairs, i);
     if (path.length < 3) return false;
     const base = path.slice(path.lastIndexOf('/') + 1);
-    const stem = base.replace(/\.[^.]*$/, '');
-    const word = stem.length >= MIN_STEM_CHARS ? new RegExp(`(?:^|[^A-Za-z0-9_$])${stem.replace(/[^A-Za-z0-9_]/g, '\\$&')}(?:[^A-Za-z0-9_$]|$)`, 'i') : null;
+    const fileStem = base.replace(/\.[^.]*$/, '');
+    const word = fileStem.length >= MIN_STEM_CHARS ? new RegExp(`(?:^|[^A-Za-z0-9_$])${escapeRegExp(fileStem)}(?:[^A-Za-z0-9_$]|$)`, 'i') : null;
     return users.some((line) => namesPath(line, path) || (base.length >= 3 && namesBase(line, base)) || (word !== null && word.test(line)));
   });
 }

@@ -12,6 +12,7 @@
 import type { RubricEmissions } from '../crf/rubrics.js';
 import { type FileStructure, LineKind } from '../syntax/types.js';
 import { flatten, parseReport, type ReportClues } from '../text/report.js';
+import { escapeRegExp } from '../util/regexp.js';
 
 /**
  * How many spreads (standard deviations of the semantic margin) a full clue adds. Chosen on the
@@ -83,10 +84,6 @@ function sameFile(framePath: string, fileName: string): boolean {
   const depth = fileName.replace(/\\/g, '/').split('/').filter(Boolean).length;
   const parts = Math.min(2, depth);
   return parts > 0 && pathTail(framePath, parts) === pathTail(fileName, parts);
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** A definition's header: from its first line to the one that opens its body, at most MAX_SIGNATURE_LINES lines. */
