@@ -8,6 +8,7 @@ import type { MigScore } from '../select/types.js';
 import { latestUserIndex, type ResolvedGoal } from './goal.js';
 import { documentEvidence, goalTermScores, namedScores, taskNamed } from './evidence.js';
 import { floorBest } from './floor.js';
+import { unitGains } from './gain.js';
 import { hookTimeout } from './hooks.js';
 import { offersOf, type Offer } from './offers.js';
 import { packUnits } from './packing.js';
@@ -93,11 +94,14 @@ export async function scored(
   const givenIds = new Set(given.map((u) => u.id));
   // Newest first: on equal scores the more recent message wins (recency as the tie-break).
   const candidates = units.filter((u) => !givenIds.has(u.id)).sort((a, b) => b.msg - a.msg || a.level - b.level);
-  const packed = packUnits(ctx, opt, units, candidates, given, selBudget - mandatory);
-  if (opt.strategy !== 'task_aware') Object.assign(dump, { groupBy: opt.groupBy, groups: packed.groups });
+  // task_aware_mig: what each cut is expected to add to what the task needs (gain.ts).
+  const gains = opt.strategy === 'task_aware_mig' ? unitGains(units, offers, ctx.tokens, docRel, isQuery, opt.temperature) : undefined;
+  const packed = packUnits(ctx, opt, units, candidates, given, selBudget - mandatory, gains);
+  if (opt.strategy === 'mig') Object.assign(dump, { groupBy: opt.groupBy, groups: packed.groups });
   const scores: Map<string, MigScore> = packed.scores;
   // The message rated best as a whole keeps its first cut (floor.ts), and nothing later takes it away.
-  const migOf = (u: Unit) => scores.get(u.id)?.mig ?? u.relevance;
+  // Later steps give way by the packing's own order: evidence per token, else MIG, else relevance.
+  const migOf = (u: Unit) => packed.gains.get(u.id)?.density ?? scores.get(u.id)?.mig ?? u.relevance;
   const floored = opt.strategy !== 'mig' ? floorBest(units, packed.selected, docRel, owners, migOf, selBudget - mandatory) : null;
 
   const plan: Plan = {
@@ -131,7 +135,8 @@ export async function scored(
         relevance: round(u.relevance),
         redundancy: sc ? round(sc.redundancy) : null,
         mig: sc ? round(sc.mig) : null,
-        group: opt.strategy === 'task_aware' ? null : u.group,
+        gain: packed.gains.has(u.id) ? round(packed.gains.get(u.id)!.added) : null,
+        group: opt.strategy === 'mig' ? u.group : null,
         selected: plan.chosen.has(u.id),
       };
     });
