@@ -31,11 +31,13 @@ export function packUnits(
   candidates: readonly Unit[],
   given: readonly Unit[],
   free: number,
-  gains?: ReadonlyMap<string, number>,
+  /** task_aware_mig's expected gain per unit (gain.ts); null for the other strategies. */
+  gains: ReadonlyMap<string, number> | null,
 ): Packed {
   if (opt.strategy === 'task_aware') return { selected: packByRelevance(candidates, free, given).selected, scores: new Map(), groups: null, gains: new Map() };
   const { sim, context } = redundancyContext(ctx, opt, units, given);
-  if (opt.strategy === 'task_aware_mig' && gains) {
+  if (opt.strategy === 'task_aware_mig') {
+    if (!gains) throw new Error('task_aware_mig packs by expected gains: none were given');
     const r = packByGain(
       candidates.map((u) => ({ ...u, gain: gains.get(u.id) ?? 0 })),
       free,

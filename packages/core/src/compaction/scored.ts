@@ -95,14 +95,14 @@ export async function scored(
   // Newest first: on equal scores the more recent message wins (recency as the tie-break).
   const candidates = units.filter((u) => !givenIds.has(u.id)).sort((a, b) => b.msg - a.msg || a.level - b.level);
   // task_aware_mig: what each cut is expected to add to what the task needs (gain.ts).
-  const gains = opt.strategy === 'task_aware_mig' ? unitGains(units, offers, ctx.tokens, docRel, isQuery, opt.temperature) : undefined;
+  const gains = opt.strategy === 'task_aware_mig' ? unitGains(units, offers, ctx.tokens, docRel, isQuery, opt.temperature) : null;
   const packed = packUnits(ctx, opt, units, candidates, given, selBudget - mandatory, gains);
   if (opt.strategy === 'mig') Object.assign(dump, { groupBy: opt.groupBy, groups: packed.groups });
   const scores: Map<string, MigScore> = packed.scores;
   // The message rated best as a whole keeps its first cut (floor.ts), and nothing later takes it away.
   // Later steps give way by the packing's own order: evidence per token, else MIG, else relevance.
-  const migOf = (u: Unit) => packed.gains.get(u.id)?.density ?? scores.get(u.id)?.mig ?? u.relevance;
-  const floored = opt.strategy !== 'mig' ? floorBest(units, packed.selected, docRel, owners, migOf, selBudget - mandatory) : null;
+  const priorityOf = (u: Unit) => packed.gains.get(u.id)?.density ?? scores.get(u.id)?.mig ?? u.relevance;
+  const floored = opt.strategy !== 'mig' ? floorBest(units, packed.selected, docRel, owners, priorityOf, selBudget - mandatory) : null;
 
   const plan: Plan = {
     ctx,
@@ -119,7 +119,7 @@ export async function scored(
     limit: selBudget + evictable.reduce((a, i) => a + ctx.placeholderCost[i], 0),
   };
   applyAll(plan);
-  const priority = (u: Unit) => (u.id === floored ? Infinity : migOf(u));
+  const priority = (u: Unit) => (u.id === floored ? Infinity : priorityOf(u));
   enforceLimit(plan, priority);
   await topUp(plan, priority, givenIds, goal);
 
