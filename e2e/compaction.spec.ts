@@ -22,34 +22,34 @@ test('the compaction tab shows the sample transcript, the goal and every block w
   await expect(page.getByTestId('compaction-budget-value')).toHaveText('1500 tok');
   await expect(page.getByTestId('msg-row')).toHaveCount(19);
 
-  // Task-aware + MIG at 1,500 tokens: expected evidence per token gives every read its first cut
-  // before it deepens one (compaction/gain.ts), so no tool output is evicted; Money.rounded stays;
-  // the failing test log and the full test run stay whole. (As compact() in Node. Before the
-  // expected-evidence packing the listing and the CSV export went; before the goal-term evidence
-  // the invoice went too; before #21's fix the worker pruned without tree-sitter.)
-  expect(await toolIds(page, 'evicted')).toEqual([]);
-  expect(await toolIds(page, 'pruned')).toEqual(['tool-ls', 'tool-readme', 'tool-invoice', 'tool-grep', 'tool-export', 'tool-discounts', 'tool-money']);
+  // Task-aware + MIG at 1,500 tokens: reads are cut line by line for the goal (Money.rounded stays,
+  // and ledger/invoice.py, the file of the Invoice.total the goal names), the listing and the CSV
+  // export (which the goal says to leave alone) go; the failing test log and the full test run stay.
+  // (As compact() in Node. Before the goal-term evidence the invoice went too; before the stems for
+  // short queries of c6c8ec3 the discounts went instead of the export; before #21's fix the worker
+  // pruned without tree-sitter and evicted the export instead of the listing.)
+  expect(await toolIds(page, 'evicted')).toEqual(['tool-ls', 'tool-export']);
+  expect(await toolIds(page, 'pruned')).toEqual(['tool-readme', 'tool-invoice', 'tool-grep', 'tool-discounts', 'tool-money']);
   expect(await ids(page, 'kept')).toEqual(expect.arrayContaining(['system', 'user-goal', 'tool-test-focused', 'tool-test-all']));
   // Protected: system prompt, latest user turn, the tail.
   await expect(page.locator('[data-testid="msg-row"][data-id="system"]')).toContainText('kept · system');
   await expect(page.locator('[data-testid="msg-row"][data-id="user-goal"]')).toContainText('kept · latest-user');
 
-  // The goal is the latest user message; blocks carry relevance, redundancy, MIG and the expected gain.
+  // The goal is the latest user message; blocks carry relevance, redundancy and MIG.
   await expect(page.getByTestId('goal-used')).toContainText('Finance says the ledger rounds only the final total');
   const block = page.locator('[data-testid="block-row"][data-block-id="tool-test-focused#0"]');
   await expect(block).toContainText(/rel \d\.\d\d/);
   await expect(block).toContainText(/red \d\.\d\d/);
   await expect(block).toContainText(/MIG -?\d\.\d\d/);
-  await expect(block).toContainText(/gain \d+\.\d%/);
   await expect(block).toContainText('kept');
-  // A block the budget left out is dropped: the export read keeps its first cut only.
-  await expect(page.locator('[data-testid="block-row"][data-block-id="tool-export#1"]')).toContainText('dropped');
+  // An evicted output's blocks are dropped.
+  await expect(page.locator('[data-testid="block-row"][data-block-id="tool-export#0"]')).toContainText('dropped');
 
   const before = Number(await page.getByTestId('cmp-tokens-before').innerText());
   expect(before).toBeGreaterThan(2500);
   expect(await tokensAfter(page)).toBeLessThanOrEqual(1500);
-  // The compacted messages: a cut names the key of its original.
-  await expect(page.getByTestId('compacted')).toContainText(/\d+ lines pruned; use read_overflow ovf_[0-9a-f]{8}/);
+  // The compacted messages: placeholders name their key.
+  await expect(page.getByTestId('compacted')).toContainText('[tool output pruned; use read_overflow ovf_');
   await shot(page, info);
   expect(errors).toEqual([]);
 });
@@ -86,7 +86,7 @@ test('strategy and budget change what is kept, pruned and evicted', async ({ pag
   await nextCompaction(page, seq);
   await page.waitForTimeout(600);
   await expect(view(page)).toHaveAttribute('data-state', 'done');
-  expect.soft(await toolIds(page, 'evicted')).toEqual(['tool-grep']);
+  expect.soft(await toolIds(page, 'evicted')).toEqual(expect.arrayContaining(['tool-readme', 'tool-grep', 'tool-export', 'tool-discounts']));
   expect.soft(await toolIds(page, 'pruned')).toEqual(expect.arrayContaining(['tool-invoice', 'tool-money', 'tool-test-all']));
   expect(await tokensAfter(page)).toBeLessThanOrEqual(800);
 

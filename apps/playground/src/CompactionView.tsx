@@ -13,10 +13,7 @@ const STRATEGY_INFO: Record<CompactParams['strategy'], { label: string; title: s
   reactive: { label: 'Reactive', title: 'Baseline: evict the oldest tool outputs first' },
   task_aware: { label: 'Task-aware', title: 'Blocks scored against the goal; least relevant pruned first' },
   mig: { label: 'MIG', title: 'Relevance to the recent context − redundancy; coarse group allocation, then greedy' },
-  task_aware_mig: {
-    label: 'Task-aware + MIG',
-    title: 'Expected evidence for the goal per token (how likely the message holds it × what the cut keeps), discounted by redundancy; greedy',
-  },
+  task_aware_mig: { label: 'Task-aware + MIG', title: 'Relevance to the goal − redundancy; coarse group allocation, then greedy' },
 };
 
 const f2 = (x: number | null) => (x === null ? '–' : x.toFixed(2));
@@ -123,7 +120,7 @@ export function CompactionView({ active }: { active: boolean }) {
       <main className="lab-panes">
         <section className="lab-pane" aria-labelledby="blocks-heading">
           <h2 id="blocks-heading" className="lab-title">
-            Messages and blocks <small>relevance · redundancy · MIG (· expected gain) per block</small>
+            Messages and blocks <small>relevance · redundancy · MIG per block</small>
           </h2>
           <div className="table-wrap">
             {busy && <div className="progress" role="progressbar" aria-label="Compacting" />}
@@ -214,7 +211,6 @@ function MessageItem({ m, opened, onOpen }: { m: MessageRow; opened: string | nu
               <span>rel {f2(b.relevance)}</span>
               <span>red {f2(b.redundancy)}</span>
               <span>MIG {f2(b.mig)}</span>
-              {b.gain !== null && <span title="Expected share of the goal's evidence this block adds">gain {(100 * b.gain).toFixed(1)}%</span>}
               <span className="muted">{b.tokens} tok</span>
               <span className="mark">{b.selected ? 'kept' : 'dropped'}</span>
             </li>

@@ -24,13 +24,17 @@ describe('the npm package', () => {
     expect(Object.values(pkg.bin).map((p) => shipped(p.replace(/^\.\//, '')))).toEqual([true]);
     expect(shipped('dist/cli/main.js')).toBe(true);
     const ids = readdirSync(new URL('bench/compaction/', pkgDir)).filter((f) => f.endsWith('.json'));
-    expect(ids.sort()).toEqual(['val-transcripts-tune.json', 'val-transcripts-wide.json', 'val-transcripts.json']);
+    expect(ids.sort()).toEqual(['val-transcripts-holdout.json', 'val-transcripts-tune.json', 'val-transcripts-wide.json', 'val-transcripts.json']);
+    const commits: string[] = [];
     for (const f of ids) {
       expect(shipped(`bench/compaction/${f}`), f).toBe(true);
       const rows = JSON.parse(readFileSync(new URL(`bench/compaction/${f}`, pkgDir), 'utf8')) as Record<string, unknown>[];
       // Identifiers only: no text from the repositories.
       for (const r of rows) expect(Object.keys(r).sort()).toEqual(['commit', 'path', 'repo']);
+      commits.push(...rows.map((r) => `${r.repo as string}@${r.commit as string}`));
     }
+    // A set that judges a change chosen on another must not share a transcript with it.
+    expect(new Set(commits).size).toBe(commits.length);
     expect(shipped('bench/languages/files.json')).toBe(true);
     const sets = JSON.parse(readFileSync(new URL('bench/languages/files.json', pkgDir), 'utf8')) as Record<string, unknown>[];
     for (const x of sets) expect(Object.keys(x).sort()).toEqual(['commit', 'language', 'paths', 'repo', 'split']);

@@ -95,7 +95,6 @@ export async function runCompaction(params: CompactParams, counter?: TokenCounte
         relevance: b.relevance,
         redundancy: b.redundancy,
         mig: b.mig,
-        gain: b.gain,
         group: b.group,
         selected: b.selected,
       })),

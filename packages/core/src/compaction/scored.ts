@@ -8,7 +8,6 @@ import type { MigScore } from '../select/types.js';
 import { latestUserIndex, type ResolvedGoal } from './goal.js';
 import { documentEvidence, goalTermScores, namedScores, taskNamed } from './evidence.js';
 import { floorBest } from './floor.js';
-import { unitGains } from './gain.js';
 import { hookTimeout } from './hooks.js';
 import { offersOf, type Offer } from './offers.js';
 import { packUnits } from './packing.js';
@@ -94,15 +93,12 @@ export async function scored(
   const givenIds = new Set(given.map((u) => u.id));
   // Newest first: on equal scores the more recent message wins (recency as the tie-break).
   const candidates = units.filter((u) => !givenIds.has(u.id)).sort((a, b) => b.msg - a.msg || a.level - b.level);
-  // task_aware_mig: what each cut is expected to add to what the task needs (gain.ts).
-  const gains = opt.strategy === 'task_aware_mig' ? unitGains(units, offers, ctx.tokens, docRel, isQuery, opt.temperature) : null;
-  const packed = packUnits(ctx, opt, units, candidates, given, selBudget - mandatory, gains);
-  if (opt.strategy === 'mig') Object.assign(dump, { groupBy: opt.groupBy, groups: packed.groups });
+  const packed = packUnits(ctx, opt, units, candidates, given, selBudget - mandatory);
+  if (opt.strategy !== 'task_aware') Object.assign(dump, { groupBy: opt.groupBy, groups: packed.groups });
   const scores: Map<string, MigScore> = packed.scores;
   // The message rated best as a whole keeps its first cut (floor.ts), and nothing later takes it away.
-  // Later steps give way by the packing's own order: evidence per token, else MIG, else relevance.
-  const priorityOf = (u: Unit) => packed.gains.get(u.id)?.density ?? scores.get(u.id)?.mig ?? u.relevance;
-  const floored = opt.strategy !== 'mig' ? floorBest(units, packed.selected, docRel, owners, priorityOf, selBudget - mandatory) : null;
+  const migOf = (u: Unit) => scores.get(u.id)?.mig ?? u.relevance;
+  const floored = opt.strategy !== 'mig' ? floorBest(units, packed.selected, docRel, owners, migOf, selBudget - mandatory) : null;
 
   const plan: Plan = {
     ctx,
@@ -119,7 +115,7 @@ export async function scored(
     limit: selBudget + evictable.reduce((a, i) => a + ctx.placeholderCost[i], 0),
   };
   applyAll(plan);
-  const priority = (u: Unit) => (u.id === floored ? Infinity : priorityOf(u));
+  const priority = (u: Unit) => (u.id === floored ? Infinity : migOf(u));
   enforceLimit(plan, priority);
   await topUp(plan, priority, givenIds, goal);
 
@@ -135,8 +131,7 @@ export async function scored(
         relevance: round(u.relevance),
         redundancy: sc ? round(sc.redundancy) : null,
         mig: sc ? round(sc.mig) : null,
-        gain: packed.gains.has(u.id) ? round(packed.gains.get(u.id)!.added) : null,
-        group: opt.strategy === 'mig' ? u.group : null,
+        group: opt.strategy === 'task_aware' ? null : u.group,
         selected: plan.chosen.has(u.id),
       };
     });

@@ -96,29 +96,20 @@ export interface CompactOptions {
   /** Counts the budget. Default o200k_base. */
   tokenCounter?: TokenCounter;
   /**
-   * Coarse groups for MIG (strategy 'mig'): per role (tool outputs per tool name), or per turn window
-   * (a turn starts at each user or assistant message and takes the tool outputs after it). Default
-   * 'turn'. task_aware_mig weighs messages by the goal instead (compaction/gain.ts).
+   * Coarse groups for MIG: per role (tool outputs per tool name), or per turn window (a turn
+   * starts at each user or assistant message and takes the tool outputs after it). Default 'turn'.
    */
   groupBy?: GroupBy;
   /** Turns per window when groupBy = 'turn'. Default 1. */
   turnWindow?: number;
-  /**
-   * Redundancy weight λ in MIG = relevance − λ · redundancy (mig), and in what a cut adds,
-   * gain × (1 − λ · redundancy) (task_aware_mig). Default 1.
-   */
+  /** Redundancy weight λ in MIG = relevance − λ · redundancy. Default 1. */
   redundancyWeight?: number;
   /**
    * Redundancy measure: 'shingles' (verbatim word 4-gram containment: repeated outputs, re-reads)
    * or 'terms' (TF-IDF cosine over identifier terms: topical overlap). Default 'shingles'.
    */
   similarity?: 'shingles' | 'terms';
-  /**
-   * Softmax temperature. mig: of the coarse allocation over groups (default 0.3, tuned on the even
-   * half of the dev cases). task_aware_mig: of how likely each message is to hold what the task
-   * needs, from its relevance as a whole (default 0.25, chosen on the tuning transcripts; see
-   * compaction/gain.ts). Lower trusts the ranking of the messages more.
-   */
+  /** Softmax temperature of the coarse allocation. Default 0.3 (tuned on the even half of the dev cases). */
   temperature?: number;
   /**
    * The cuts a message offers the selection, as fractions of its tokens: each is the LaMR pruning of
@@ -140,12 +131,6 @@ export interface BlockDump {
   relevance: number | null;
   redundancy: number | null;
   mig: number | null;
-  /**
-   * task_aware_mig: the share of what the task needs this cut is expected to add, after redundancy
-   * (its message's likelihood × the evidence the cut adds; compaction/gain.ts). Null otherwise.
-   */
-  gain: number | null;
-  /** The coarse MIG group (mig only). */
   group: string | null;
   selected: boolean;
 }

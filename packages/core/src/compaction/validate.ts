@@ -1,7 +1,6 @@
 /** Transcript and option checks: bad input becomes a typed error before any work starts. */
 import { CtxpruneError } from '../errors.js';
 import { refuseUnknownOptions } from '../util/options.js';
-import { MESSAGE_TEMPERATURE } from './gain.js';
 import { COMPACTION_STRATEGIES, type CompactOptions, type CompactionStrategy, type Message } from './types.js';
 
 const ROLES = ['system', 'user', 'assistant', 'tool'] as const;
@@ -162,7 +161,7 @@ export function validateOptions(options: unknown): ResolvedOptions {
     groupBy: o.groupBy ?? 'turn',
     turnWindow: nonNegInt(o.turnWindow, 'turnWindow', 1, 1),
     lambda: finite(o.redundancyWeight, 'redundancyWeight', 1, false),
-    temperature: finite(o.temperature, 'temperature', strategy === 'task_aware_mig' ? MESSAGE_TEMPERATURE : 0.3, true),
+    temperature: finite(o.temperature, 'temperature', 0.3, true),
     levels: [...(o.levels ?? [0.125, 0.25, 0.5])].sort((a, b) => a - b),
     similarity: o.similarity ?? 'shingles',
     mentionWeight: unitInterval(o.mentionWeight, 'mentionWeight', MENTION_WEIGHT),

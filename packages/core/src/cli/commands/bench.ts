@@ -50,13 +50,15 @@ type Suite = (typeof BENCH_SUITES)[number];
 /**
  * The identifiers files of the validation transcripts (repository, commit, path; no text):
  * packages/core/bench/compaction/, beside src/ and dist/, and shipped in the npm package (its
- * `files`), so `--transcripts val|wide|tune` works from an installed package given the mirrors.
+ * `files`), so `--transcripts val|wide|tune|holdout` works from an installed package given the mirrors.
  */
 const TRANSCRIPT_IDS: Record<string, string> = {
   val: fileURLToPath(new URL('../../../bench/compaction/val-transcripts.json', import.meta.url)),
   wide: fileURLToPath(new URL('../../../bench/compaction/val-transcripts-wide.json', import.meta.url)),
   // 280 more, 6 per validation repository, none in the two above: where compaction knobs are chosen.
   tune: fileURLToPath(new URL('../../../bench/compaction/val-transcripts-tune.json', import.meta.url)),
+  // 283 more, up to 6 per validation repository, none in the three above: judges a change chosen on tune.
+  holdout: fileURLToPath(new URL('../../../bench/compaction/val-transcripts-holdout.json', import.meta.url)),
 };
 
 /** `--ratios 4,8` (or `--ratio 4`): the budgets, each 1/ratio of a transcript's tokens. */
@@ -72,7 +74,7 @@ function ratiosFromArgs(args: ParsedArgs, dflt: number[]): number[] {
 /**
  * The compaction suite (bench/compaction.ts): each strategy at budgets of 1/ratio of a transcript's
  * tokens, the share of gold lines kept. Transcripts built from a cases file (the default,
- * `--cases`), or from validation repositories' commits (`--transcripts val|wide|tune|IDS.json`, read
+ * `--cases`), or from validation repositories' commits (`--transcripts val|wide|tune|holdout|IDS.json`, read
  * from `--mirror`, else `$CTXPRUNE_MIRROR`, else `data/mirror`; bench/compaction-val.ts), where "over budget" is counted independently with
  * js-tiktoken. `--select CASES.jsonl --ids OUT.json` rewrites an identifiers file.
  */
@@ -324,7 +326,7 @@ export const command: Command = {
   usage:
     'ctxprune bench [prune] --cases CASES.jsonl --ratio R [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--out RESULTS.jsonl] [--tune name=value,…] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl] | --speed [--cases CASES.jsonl]' +
     ' | ctxprune bench compaction [--cases CASES.jsonl] [--pools DIR] [--ratios 4] [--limit N] [--split all|even|odd] [--strategies …] [--variants …] [--scorer S] [--json]' +
-    ' | ctxprune bench compaction --transcripts val|wide|tune|IDS.json [--mirror DIR] [--ratios 4,8] [--limit N] [--split all|even|odd] [--strategies …] [--variants …] [--scorer S] [--json]' +
+    ' | ctxprune bench compaction --transcripts val|wide|tune|holdout|IDS.json [--mirror DIR] [--ratios 4,8] [--limit N] [--split all|even|odd] [--strategies …] [--variants …] [--scorer S] [--json]' +
     ' | ctxprune bench compaction --select CASES.jsonl --ids OUT.json [--per-repo 6]' +
     ' | ctxprune bench locate --instances I.jsonl --pools DIR [--out R.jsonl] | ctxprune bench pack [--instances I.jsonl] [--budgets …] [--out ROWS.jsonl]' +
     ' | ctxprune bench rank [--cases CASES.jsonl] [--model PATH] [--by chars|tokens] [--ratios 4,8] [--json]' +
