@@ -38,7 +38,7 @@ async function run(job: Job): Promise<void> {
     } else if (job.op === 'search') {
       value = await searchJob(job.options);
     } else {
-      const r = await compact(job.messages, job.options);
+      const r = await compact(job.messages, { ...job.options, scorer: await scorer() });
       // The store is a class: its entries travel, in order, and are put back on the other side.
       value = { ...r, store: Object.values(r.store.toJSON()) };
     }

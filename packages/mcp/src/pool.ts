@@ -39,7 +39,7 @@ export interface CorePoolOptions {
 
 export interface CorePool {
   prune(text: string, options: Omit<PruneOptions, 'scorer' | 'signal' | 'tokenCounter'>): Promise<PruneResult>;
-  compact(messages: Message[], options: Omit<CompactOptions, 'summarizeGoal' | 'relevance' | 'tokenCounter' | 'store'>): Promise<CompactResult>;
+  compact(messages: Message[], options: Omit<CompactOptions, 'summarizeGoal' | 'relevance' | 'tokenCounter' | 'store' | 'scorer'>): Promise<CompactResult>;
   pack(options: PackJobOptions): Promise<PackJobResult>;
   locate(options: LocateJobOptions): Promise<LocateJobResult>;
   search(options: SearchJobOptions): Promise<SearchJobResult>;

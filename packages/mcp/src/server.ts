@@ -137,7 +137,8 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
   // With `isolate`, the heavy calls run in worker threads with their own scorer of the same name.
   const pool = options.isolate ? createCorePool({ scorer: scorerName }) : null;
   const runPrune = async (t: string, o: Omit<PruneOptions, 'scorer'>) => (pool ? pool.prune(t, o) : prune(t, { ...o, scorer: await scorer() }));
-  const runCompact = (m: Message[], o: Parameters<typeof compact>[1]) => (pool ? pool.compact(m, o) : compact(m, o));
+  // Tool outputs are cut by the server's scorer too (the model where it loads; the pool's workers use their own).
+  const runCompact = async (m: Message[], o: Parameters<typeof compact>[1]) => (pool ? pool.compact(m, o) : compact(m, { ...o, scorer: await scorer() }));
   const runPack = async (o: PackJobOptions) => (pool ? pool.pack(o) : packDirectory({ ...o, scorer: await scorer() }));
   const runLocate = (o: LocateJobOptions) => (pool ? pool.locate(o) : locateJob(o, scorer));
   const runSearch = (o: SearchJobOptions) => (pool ? pool.search(o) : searchJob(o));
@@ -396,6 +397,7 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
         const head =
           `[ctxprune: ${strategy}, ${r.tokensBefore} → ${r.tokensAfter} tokens (budget ${r.budget}${r.overBudget ? ', over budget: the pinned messages alone exceed it' : ''}); ` +
           `kept ${r.kept.length}, pruned ${r.pruned.length}, evicted ${r.evicted.length}` +
+          (r.dump.cutScorers.length ? `; cut by ${r.dump.cutScorers.join(', ')}` : '') +
           (saved.error ? `; originals NOT saved (${saved.error})]` : saved.keys.length ? `; originals: read_overflow KEY]` : ']');
         const body = {
           shape: c.shape,

@@ -224,3 +224,25 @@ describe('compact_history: malformed input is a typed error', { timeout: 60_000 
     });
   }
 });
+
+describe("compact_history: the server's scorer cuts the tool outputs", { timeout: 60_000 }, () => {
+  it('cuts by the trained model when the server runs with auto, and says so in the header', async () => {
+    const s = await mkdtemp(join(tmpdir(), 'ctxprune-shapes-auto-'));
+    const auto = (await startInMemoryServer({ root, scorer: 'auto', stateDir: s })).client;
+    try {
+      const r = (await auto.callTool({
+        name: 'compact_history',
+        arguments: { messages: openai(), strategy: 'task_aware_mig', tokens: 300, goal: 'parse_header' },
+      })) as ToolResult;
+      expect(r.isError).toBeUndefined();
+      expect(body(r).pruned).toEqual(['m3']);
+      expect(r.content[0].text.split('\n')[0]).toMatch(/; kept 6, pruned 1, evicted 0; cut by neural; originals: read_overflow KEY\]$/);
+      // The lexical server of the other tests says its own.
+      const lexical = await call({ messages: openai(), strategy: 'task_aware_mig', tokens: 300, goal: 'parse_header' });
+      expect(lexical.content[0].text.split('\n')[0]).toMatch(/; cut by lexical; originals: read_overflow KEY\]$/);
+    } finally {
+      await auto.close();
+      await rm(s, { recursive: true, force: true });
+    }
+  });
+});

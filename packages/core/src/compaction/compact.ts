@@ -53,7 +53,7 @@ export async function compact(messages: Message[], options: CompactOptions): Pro
     placeholderCost: messages.map((m, i) => counter.count(evictedPlaceholder(m, keys[i]))),
     protectedBy: protection(messages, opt.protectedTail, pairs),
     pairs,
-    cut: { counter, scorer: options.scorer, degraded },
+    cut: { counter, scorer: options.scorer, degraded, used: [] },
   };
   const total = tokens.reduce((a, b) => a + b, 0);
   const sum = (ix: number[], f: (i: number) => number) => ix.reduce((a, i) => a + f(i), 0);
@@ -81,6 +81,7 @@ export async function compact(messages: Message[], options: CompactOptions): Pro
     goal: null,
     goalSource: null,
     relevanceBackend: null,
+    cutScorers: [],
     groupBy: null,
     groups: null,
     blocks: [],
@@ -136,5 +137,6 @@ export async function compact(messages: Message[], options: CompactOptions): Pro
     degraded.push(degradation('MESSAGES_OMITTED', 'the budget could only be met by leaving messages out'));
     pairConsistency(ctx, states);
   }
+  dump.cutScorers = ctx.cut.used;
   return buildResult(ctx, states, dump, degraded, budget, pinnedTokens);
 }

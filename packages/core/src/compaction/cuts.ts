@@ -5,6 +5,7 @@
  * the pipeline pulls in syntax and scoring, which reactive compaction does not need.
  */
 import { degradation, noteOnce, type CompactionDegradation } from '../degradations.js';
+import { describeScorer } from '../scorers/types.js';
 import { lineCount, splitLines } from '../text/lines.js';
 import type { TokenCounter } from '../text/tokens.js';
 import type { CompactOptions, Message } from './types.js';
@@ -41,6 +42,8 @@ export interface CutContext {
   counter: TokenCounter;
   scorer: CompactOptions['scorer'];
   degraded: CompactionDegradation[];
+  /** The scorers the cuts were made with, each once (`describeScorer`: 'auto' says what it fell back from). */
+  used: string[];
 }
 
 /**
@@ -68,6 +71,8 @@ export async function cutMessage(m: Message, key: string, query: string, allot: 
       noteOnce(ctx.degraded, degradation('LINE_PRUNER_REFUSED', `line pruner refused ${m.id} (${why}): it is kept whole or evicted`));
       return null;
     }
+    const by = describeScorer(r.stats);
+    if (!ctx.used.includes(by)) ctx.used.push(by);
     if (r.keptLines.length === 0 || r.keptLines.length >= n) return null;
     const content = `${r.text}\n${cutFooter(n - r.keptLines.length, key)}`;
     const t = ctx.counter.count(content);

@@ -80,6 +80,33 @@ describe('ctxprune compact', { timeout: 60_000 }, () => {
     expect(io4.stderr[0]).toMatch(/not an overflow key/);
   });
 
+  it('cuts with the trained model by default and names every scorer that cut', async () => {
+    // t1 is the result of a read_file call with a path: Python, so the model scores it; t2 has no
+    // path and no language of its own, so 'auto' falls back to the lexical scorer and says why.
+    const calls = {
+      ...transcript,
+      messages: transcript.messages.map((m) =>
+        m.id === 'a1'
+          ? { ...m, toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path": "pkg/parser.py"}' }] }
+          : m.id === 't1'
+            ? { ...m, toolCallId: 'c1' }
+            : m,
+      ),
+    };
+    const auto = capture();
+    expect(await main(['compact', '--in', file(calls), '--strategy', 'task_aware_mig', '--tokens', '300', '--json'], auto)).toBe(0);
+    const out = JSON.parse(auto.stdout.join(''));
+    expect(out.pruned).toEqual(['t1', 't2']);
+    expect(out.dump.cutScorers).toEqual(['neural', 'lexical (auto: language unknown)']);
+    const lexical = capture();
+    expect(await main(['compact', '--in', file(calls), '--strategy', 'task_aware_mig', '--tokens', '300', '--scorer', 'lexical'], lexical)).toBe(0);
+    expect(lexical.stdout).toContain('cut by: lexical');
+    // reactive cuts nothing
+    const reactive = capture();
+    expect(await main(['compact', '--in', file(calls), '--strategy', 'reactive', '--tokens', '460', '--json'], reactive)).toBe(0);
+    expect(JSON.parse(reactive.stdout.join('')).dump.cutScorers).toEqual([]);
+  });
+
   it('prints a short human summary without --json', async () => {
     const io = capture();
     const code = await main(['compact', '--in', file(transcript), '--strategy', 'reactive', '--tokens', '460'], io);

@@ -100,16 +100,18 @@ async function compactionSuite(argv: string[], io: CliIo): Promise<number> {
       throw new CtxpruneError('INVALID_OPTION', `unknown compaction strategy "${s}" (valid: ${COMPACTION_STRATEGIES.join(', ')})`);
     }
   }
-  const scorerName = stringFlag(args, 'scorer') ?? 'lexical';
+  // The cuts' scorer: the trained model by default, as `ctxprune compact` and the MCP server cut.
+  const scorerName = stringFlag(args, 'scorer') ?? 'auto';
   const variants: CompactionVariant[] = strategies.map((strategy) => ({
     name: strategy,
     strategy: strategy as CompactionStrategy,
-    ...(scorerName !== 'lexical' ? { options: { scorer: scorerName } } : {}),
+    options: { scorer: scorerName },
   }));
-  // --variants 'name:strategy:{json options};…', for tuning runs.
+  // --variants 'name:strategy:{json options};…', for tuning runs (the --scorer unless they name one).
   for (const extra of (stringFlag(args, 'variants') ?? '').split(';').filter(Boolean)) {
     const [name, strategy, ...rest] = extra.split(':');
-    variants.push({ name, strategy: strategy as CompactionStrategy, options: JSON.parse(rest.join(':') || '{}') as CompactionVariant['options'] });
+    const options = JSON.parse(rest.join(':') || '{}') as CompactionVariant['options'];
+    variants.push({ name, strategy: strategy as CompactionStrategy, options: { scorer: scorerName, ...options } });
   }
   const counter = await loadDefaultTokenCounter();
   const which = stringFlag(args, 'transcripts') ?? 'cases';

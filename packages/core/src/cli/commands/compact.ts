@@ -36,13 +36,14 @@ export const command: Command = {
     }
     const t = transcript as { id?: unknown; goal?: unknown; messages?: unknown };
     if (t.goal !== undefined && typeof t.goal !== 'string') throw new CtxpruneError('INVALID_OPTION', `"goal" in ${inPath} must be a string`);
-    const scorer = stringFlag(args, 'scorer');
+    // The cuts by the trained model by default, as `ctxprune prune`; `auto` falls back to the lexical scorer and says why (dump.cutScorers).
+    const scorer = stringFlag(args, 'scorer') ?? 'auto';
     const c = await compactChat(t.messages as unknown[], {
       strategy,
       tokens,
       ...(protectedTail !== undefined ? { protectedTail } : {}),
       ...(typeof t.goal === 'string' ? { goal: t.goal } : {}),
-      ...(scorer ? { scorer } : {}),
+      scorer,
     });
     const r = c.result;
     // --store DIR: the originals of every placeholder, for `ctxprune overflow KEY --store DIR`.
@@ -72,6 +73,7 @@ export const command: Command = {
     io.out(`kept ${r.kept.length}: ${r.kept.join(', ') || '-'}`);
     io.out(`pruned ${r.pruned.length}: ${r.pruned.join(', ') || '-'}`);
     io.out(`evicted ${r.evicted.length}: ${r.evicted.join(', ') || '-'}`);
+    if (r.dump.cutScorers.length) io.out(`cut by: ${r.dump.cutScorers.join(', ')}`);
     for (const d of r.degraded) io.out(`note: ${d.message}`);
     if (stored) io.out(`stored ${stored.keys.length} original(s) in ${stored.dir}: ctxprune overflow KEY --store ${stored.dir}`);
     return 0;
