@@ -5,7 +5,7 @@
  * the pipeline pulls in syntax and scoring, which reactive compaction does not need.
  */
 import { degradation, noteOnce, type CompactionDegradation } from '../degradations.js';
-import { describeScorer } from '../scorers/types.js';
+import { describeScorer, type Scorer, type ScorerOutput } from '../scorers/types.js';
 import { lineCount, splitLines } from '../text/lines.js';
 import type { TokenCounter } from '../text/tokens.js';
 import type { CompactOptions, Message } from './types.js';
@@ -44,6 +44,40 @@ export interface CutContext {
   degraded: CompactionDegradation[];
   /** The scorers the cuts were made with, each once (`describeScorer`: 'auto' says what it fell back from). */
   used: string[];
+  /**
+   * Each message's scoring for a query, by its store key and the query: the scorer reads the text
+   * and the query, not the budget, so a message's cuts at every size (and the retries, top-ups and
+   * protected cuts) share one scoring instead of one each.
+   */
+  scored: Map<string, Promise<ScorerOutput>>;
+  /** `scorer` resolved once (null when it does not resolve: prune() is then given it as it is, and says why). */
+  resolved?: Promise<Scorer | null>;
+}
+
+/** `ctx.scorer` as an instance: undefined is the pipeline's default, the lexical scorer. */
+async function resolveCutScorer(scorer: CompactOptions['scorer']): Promise<Scorer | null> {
+  if (scorer === undefined || scorer === null || scorer === 'lexical') return new (await import('../scorers/lexical.js')).LexicalScorer();
+  if (typeof scorer === 'string') return (await import('../scorers/registry.js')).resolveScorer(scorer).catch(() => null);
+  return typeof scorer === 'object' && typeof (scorer as Partial<Scorer>).score === 'function' ? scorer : null;
+}
+
+/** The scorer prune() runs for one message: the resolved one, scoring the message once per query. */
+async function sharedScorer(ctx: CutContext, memoKey: string): Promise<Scorer | null> {
+  const base = await (ctx.resolved ??= resolveCutScorer(ctx.scorer));
+  if (!base) return null;
+  const { LexicalScorer } = await import('../scorers/lexical.js');
+  return {
+    name: base.name,
+    score(input) {
+      let out = ctx.scored.get(memoKey);
+      if (!out) {
+        // The lexical scorer's async path yields between chunks, as prune() would run it.
+        out = Promise.resolve().then(() => (base instanceof LexicalScorer ? base.scoreAsync(input) : base.score(input)));
+        ctx.scored.set(memoKey, out);
+      }
+      return out;
+    },
+  };
 }
 
 /**
@@ -56,6 +90,7 @@ export async function cutMessage(m: Message, key: string, query: string, allot: 
   const footerCost = ctx.counter.count('\n' + cutFooter(n, key));
   let tokens = Math.floor(allot - footerCost);
   const { prune } = await import('../prune/pipeline.js');
+  const shared = await sharedScorer(ctx, `${key}\0${query}`);
   for (let attempt = 0; attempt < 3 && tokens >= 1; attempt++) {
     let r;
     try {
@@ -64,7 +99,7 @@ export async function cutMessage(m: Message, key: string, query: string, allot: 
         tokens,
         tokenCounter: ctx.counter,
         ...(fileName ? { fileName } : {}),
-        ...(ctx.scorer !== undefined ? { scorer: ctx.scorer } : {}),
+        ...(shared ? { scorer: shared } : ctx.scorer !== undefined ? { scorer: ctx.scorer } : {}),
       });
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);

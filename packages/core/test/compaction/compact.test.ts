@@ -3,6 +3,7 @@ import { compact } from '../../src/compaction/compact.js';
 import { GOAL_TERM_WEIGHTS } from '../../src/compaction/evidence.js';
 import { readOverflow } from '../../src/compaction/store.js';
 import { GOAL_PROMPT, type CompactOptions, type Message } from '../../src/compaction/types.js';
+import type { ScorerInput } from '../../src/scorers/types.js';
 import type { TokenCounter } from '../../src/text/tokens.js';
 
 /**
@@ -417,5 +418,37 @@ describe('debug dump', () => {
       expect(Object.keys(b).sort()).toEqual(['group', 'id', 'lines', 'messageId', 'mig', 'redundancy', 'relevance', 'selected', 'tokens']);
     expect(d.groups.length).toBe(2);
     expect(d.messages.find((m: { id: string }) => m.id === 't2')).toMatchObject({ status: 'evicted', tokensBefore: 30, tokensAfter: 8 });
+  });
+});
+
+describe('compact: one scoring per message', () => {
+  it("cuts a message at every size from one call of the scorer, and names the scorer's own stats", async () => {
+    const { LexicalScorer } = await import('../../src/scorers/lexical.js');
+    const lexical = new LexicalScorer();
+    const seen: string[] = [];
+    const counting = {
+      name: 'counting',
+      score: (input: ScorerInput) => {
+        seen.push(input.lines[0]);
+        return { ...lexical.score(input), scorer: 'counting' };
+      },
+    };
+    // Two reads of 60 lines (300 words each): each offers cuts at 1/8, 1/4 and 1/2 of itself.
+    const read = (name: string) => Array.from({ length: 60 }, (_, i) => `def ${name}_${i}(value): return ${name}(value, ${i})`).join('\n');
+    const ms: Message[] = [
+      { id: 'u', role: 'user', content: 'fix parse_header for empty values' },
+      { id: 't1', role: 'tool', toolName: 'read_file', content: read('parse_header') },
+      { id: 't2', role: 'tool', toolName: 'read_file', content: read('render_page') },
+      { id: 'a', role: 'assistant', content: 'Looking.' },
+    ];
+    const o = { strategy: 'task_aware_mig', tokens: 200, tokenCounter: words } as const;
+    const plain = await compact(ms, o);
+    const r = await compact(ms, { ...o, scorer: counting });
+    // The same cuts as the default scorer (the lexical one) makes, each read scored once.
+    expect(r.messages).toEqual(plain.messages);
+    expect(r.pruned).toEqual(['t1', 't2']);
+    expect(seen.sort()).toEqual(['def parse_header_0(value): return parse_header(value, 0)', 'def render_page_0(value): return render_page(value, 0)']);
+    expect(r.dump.cutScorers).toEqual(['counting']);
+    expect(plain.dump.cutScorers).toEqual(['lexical']);
   });
 });
