@@ -54,27 +54,19 @@ export interface CutContext {
   resolved?: Promise<Scorer | null>;
 }
 
-/** `ctx.scorer` as an instance: undefined is the pipeline's default, the lexical scorer. */
-async function resolveCutScorer(scorer: CompactOptions['scorer']): Promise<Scorer | null> {
-  if (scorer === undefined || scorer === null || scorer === 'lexical') return new (await import('../scorers/lexical.js')).LexicalScorer();
-  if (typeof scorer === 'string') return (await import('../scorers/registry.js')).resolveScorer(scorer).catch(() => null);
-  return typeof scorer === 'object' && typeof (scorer as Partial<Scorer>).score === 'function' ? scorer : null;
-}
-
-/** The scorer prune() runs for one message: the resolved one, scoring the message once per query. */
+/**
+ * The scorer prune() runs for one message: `ctx.scorer` resolved once as prune() resolves it, each
+ * message scored once per query. Null when it does not resolve (prune() then says why).
+ */
 async function sharedScorer(ctx: CutContext, memoKey: string): Promise<Scorer | null> {
-  const base = await (ctx.resolved ??= resolveCutScorer(ctx.scorer));
+  const { scorerOf, scoreWith } = await import('../prune/pipeline.js');
+  const base = await (ctx.resolved ??= scorerOf(ctx.scorer).catch(() => null));
   if (!base) return null;
-  const { LexicalScorer } = await import('../scorers/lexical.js');
   return {
     name: base.name,
     score(input) {
       let out = ctx.scored.get(memoKey);
-      if (!out) {
-        // The lexical scorer's async path yields between chunks, as prune() would run it.
-        out = Promise.resolve().then(() => (base instanceof LexicalScorer ? base.scoreAsync(input) : base.score(input)));
-        ctx.scored.set(memoKey, out);
-      }
+      if (!out) ctx.scored.set(memoKey, (out = scoreWith(base, input)));
       return out;
     },
   };

@@ -9,7 +9,7 @@ import { fuseEmissions, leadingRubric, type RubricEmissions } from '../crf/rubri
 import { degradation, type Degradation } from '../degradations.js';
 import { CtxpruneError } from '../errors.js';
 import { LexicalScorer } from '../scorers/lexical.js';
-import type { Scorer, ScorerOutput } from '../scorers/types.js';
+import type { Scorer, ScorerInput, ScorerOutput } from '../scorers/types.js';
 import { lineCommentPrefix } from '../syntax/index.js';
 import { markerPrefixForFile } from '../text/elision.js';
 import { dominantCarriageReturn, lineBody, lineCount, splitLines } from '../text/lines.js';
@@ -53,7 +53,7 @@ function ablate(r: ScorerOutput, opts: PruneOptions): RubricEmissions {
 }
 
 /** The scorer option: an instance, or a name resolved through the registry (loaded on demand). */
-async function scorerOf(opt: PruneOptions['scorer']): Promise<Scorer> {
+export async function scorerOf(opt: PruneOptions['scorer']): Promise<Scorer> {
   if (opt === undefined || opt === null || opt === 'lexical') return defaultScorer;
   if (typeof opt === 'string') {
     const { resolveScorer } = await import('../scorers/registry.js');
@@ -66,6 +66,11 @@ async function scorerOf(opt: PruneOptions['scorer']): Promise<Scorer> {
     );
   }
   return opt;
+}
+
+/** One scoring: the lexical scorer through its async path, which yields between chunks (abortable). */
+export function scoreWith(scorer: Scorer, input: ScorerInput): Promise<ScorerOutput> {
+  return Promise.resolve(scorer instanceof LexicalScorer ? scorer.scoreAsync(input) : scorer.score(input));
 }
 
 export async function prune(text: string, options: PruneOptions): Promise<PruneResult> {
@@ -105,7 +110,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
 
   const tScore = performance.now();
   const scoreInput = { query, lines, structure: st, language: syn.language, signal, pause: cp.pause };
-  const scored = await (scorer instanceof LexicalScorer ? scorer.scoreAsync(scoreInput) : scorer.score(scoreInput));
+  const scored = await scoreWith(scorer, scoreInput);
   // What the scorer fell back from, coded (ScorerOutput.degraded).
   if (scored.degraded) degraded.push(...scored.degraded);
   await cp.pause();
