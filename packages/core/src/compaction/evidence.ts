@@ -20,6 +20,7 @@
  * many times). They are added to the whole message's relevance.
  */
 import type { DocumentScoreFn } from '../locate/document-score.js';
+import { isTestPath } from '../locate/signals.js';
 import { termsOf } from '../text/identifiers.js';
 import { stem } from '../text/stem.js';
 import { escapeRegExp } from '../util/regexp.js';
@@ -83,6 +84,18 @@ export function taskNamed(messages: readonly Message[], pairs: Pairs, msgs: read
     const fileStem = base.replace(/\.[^.]*$/, '');
     const word = fileStem.length >= MIN_STEM_CHARS ? new RegExp(`(?:^|[^A-Za-z0-9_$])${escapeRegExp(fileStem)}(?:[^A-Za-z0-9_$]|$)`, 'i') : null;
     return users.some((line) => namesPath(line, path) || (base.length >= 3 && namesBase(line, base)) || (word !== null && word.test(line)));
+  });
+}
+
+/**
+ * For each message of `msgs`: whether its call reads a test, docs, fixture, example or benchmark
+ * file (locate's isTestPath). Such a read shows what the code should do; the lines a task changes
+ * are seldom there, so the task-aware strategies rate it lower unless a user names it.
+ */
+export function testReads(pairs: Pairs, msgs: readonly number[]): boolean[] {
+  return msgs.map((i) => {
+    const path = readPath(pairs, i);
+    return path !== '' && isTestPath(path);
   });
 }
 

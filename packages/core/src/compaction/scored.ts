@@ -6,7 +6,7 @@
 import { noteOnce, type CompactionDegradation } from '../degradations.js';
 import type { MigScore } from '../select/types.js';
 import { latestUserIndex, type ResolvedGoal } from './goal.js';
-import { documentEvidence, goalTermScores, namedScores, taskNamed } from './evidence.js';
+import { documentEvidence, goalTermScores, namedScores, taskNamed, testReads } from './evidence.js';
 import { floorBest } from './floor.js';
 import { hookTimeout } from './hooks.js';
 import { offersOf, type Offer } from './offers.js';
@@ -84,6 +84,7 @@ export async function scored(
           weight: opt.mentionWeight,
           taskNamed: (msgs) => taskNamed(messages, ctx.pairs, msgs),
           goalTerms: (msgs) => goalTermScores(goal, messages, ctx.pairs, msgs),
+          testReads: (msgs) => testReads(ctx.pairs, msgs),
         }
       : undefined,
   );

@@ -6,8 +6,10 @@
 import { idf } from '../retrieval/bm25.js';
 import { cachedTerms, type FileIndex } from './file-index.js';
 
-const TEST_PATH = /(^|\/)(tests?|testing|test_?data|fixtures?|functional|regrtest_data|input|examples?|docs?|doc|benchmarks?)\//i;
-const TEST_FILE = /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$/i;
+const TEST_PATH =
+  /(^|\/)(tests?|testing|test_?data|fixtures?|functional|regrtest_data|input|examples?|docs?|doc|benchmarks?|__tests__|__mocks__|e2e|specs?)\//i;
+const TEST_FILE = /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$|\.(test|spec)\.[cm]?[jt]sx?$/i;
+/** Tests, docs, fixtures, examples and benchmarks, by Python's and JavaScript's conventions (`__tests__/`, `*.test.ts`, `*.spec.js`). */
 export function isTestPath(path: string): boolean {
   return TEST_PATH.test(path) || TEST_FILE.test(path);
 }

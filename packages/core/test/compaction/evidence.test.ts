@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/compaction/compact.js';
-import { documentEvidence, GOAL_TERM_WEIGHTS, goalTermScores, namedScores, namesBase, namesPath, taskNamed } from '../../src/compaction/evidence.js';
+import { documentEvidence, GOAL_TERM_WEIGHTS, goalTermScores, namedScores, namesBase, namesPath, taskNamed, testReads } from '../../src/compaction/evidence.js';
 import { pairsOf } from '../../src/compaction/pairs.js';
 import { minMax } from '../../src/compaction/relevance.js';
 import type { Message } from '../../src/compaction/types.js';
@@ -235,5 +235,46 @@ describe("compaction: the goal's words in a read (goalTermScores)", () => {
   it('a goal with no words gives zeros', () => {
     const t = transcript('to the of');
     expect(goalTermScores(t[0].content, t, pairsOf(t), [2, 4])).toEqual([0, 0]);
+  });
+});
+
+describe('compaction: reads of tests, docs and fixtures (testReads)', () => {
+  // The source and its test hold the same words; the test holds them more often. 20 more words each.
+  const filler = 'const a = 1;\nconst b = 2;\nconst c = 3;\nconst d = 4;\nconst e = 5;\n';
+  const transcript = (task: string): Message[] => [
+    { id: 'u1', role: 'user', content: task },
+    call('r1', 'read_file', { path: 'src/parser.ts' }, 'Reading.'),
+    result('r1', 'read_file', 'export function parseHeader(raw: string) {\n  return raw.split(":");\n}\n' + filler),
+    call('r2', 'read_file', { path: 'src/__tests__/parser.test.ts' }, 'Reading.'),
+    result(
+      'r2',
+      'read_file',
+      'it("parseHeader splits a header", () => {\n  expect(parseHeader("a:b")).toEqual(["a", "b"]);\n  expect(parseHeader("header")).toEqual(["header"]);\n});\n' +
+        filler,
+    ),
+    call('r3', 'run_tests', {}, 'Testing.'),
+    result('r3', 'run_tests', 'ok'),
+  ];
+
+  it('says which reads are of test, docs or fixture files (locate.isTestPath); a result without a path is none', () => {
+    const t = transcript('Fix parseHeader for an empty header');
+    expect(testReads(pairsOf(t), [2, 4, 6])).toEqual([false, true, false]);
+  });
+
+  it('a read of a test file is rated 0.3 as high as a whole, unless the task names it', async () => {
+    const whole = async (task: string) => {
+      const r = await compact(transcript(task), { strategy: 'task_aware', tokens: 50, tokenCounter: words });
+      const first = Object.fromEntries(r.dump.blocks.filter((b) => b.id.endsWith('#0')).map((b) => [b.messageId, b.relevance!]));
+      return { r, first };
+    };
+    // BM25 rates the test first (it says parseHeader and header three times each), as it does when
+    // the task names it (below); the factor puts the source first and the test is evicted.
+    const { r, first } = await whole('Fix parseHeader for an empty header');
+    expect(first['t-r1']).toBeGreaterThan(first['t-r2']);
+    expect(r.evicted).toContain('t-r2');
+    expect(r.evicted).not.toContain('t-r1');
+    // Named by the task, the test keeps its rating.
+    const named = await whole('Fix parseHeader for an empty header in parser.test.ts');
+    expect(named.first['t-r2']).toBeGreaterThan(named.first['t-r1']);
   });
 });

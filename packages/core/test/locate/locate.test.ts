@@ -138,9 +138,21 @@ describe('helpers', () => {
     expect(rankMetrics([], ['a'])).toEqual({ hit1: 0, rr: 0 });
   });
   it('isTestPath', () => {
-    for (const p of ['tests/test_x.py', 'src/pkg/test_api.py', 'testing/python/raises.py', 'conftest.py', 'pkg/foo_test.py', 'doc/conf.py'])
+    for (const p of [
+      'tests/test_x.py',
+      'src/pkg/test_api.py',
+      'testing/python/raises.py',
+      'conftest.py',
+      'pkg/foo_test.py',
+      'doc/conf.py',
+      'src/__tests__/a.ts',
+      'src/button.test.tsx',
+      'lib/x.spec.mjs',
+      'e2e/app.ts',
+    ])
       expect(isTestPath(p)).toBe(true);
-    for (const p of ['src/_pytest/python.py', 'requests/models.py', 'pylint/testutils/x.py']) expect(isTestPath(p)).toBe(false);
+    for (const p of ['src/_pytest/python.py', 'requests/models.py', 'pylint/testutils/x.py', 'src/contest.ts', 'lib/inspect.js', 'src/test-utils.ts'])
+      expect(isTestPath(p)).toBe(false);
   });
   it('parseInstances rejects bad lines', () => {
     expect(() => parseInstances('{"instance_id": 1}')).toThrow(/line 1/);
