@@ -22,14 +22,15 @@ test('the compaction tab shows the sample transcript, the goal and every block w
   await expect(page.getByTestId('compaction-budget-value')).toHaveText('1500 tok');
   await expect(page.getByTestId('msg-row')).toHaveCount(19);
 
-  // Task-aware + MIG at 1,500 tokens: reads are cut line by line for the goal (Money.rounded stays,
-  // and ledger/invoice.py, the file of the Invoice.total the goal names), the listing and the CSV
-  // export (which the goal says to leave alone) go; the failing test log and the full test run stay.
-  // (As compact() in Node. Before the goal-term evidence the invoice went too; before the stems for
-  // short queries of c6c8ec3 the discounts went instead of the export; before #21's fix the worker
-  // pruned without tree-sitter and evicted the export instead of the listing.)
-  expect(await toolIds(page, 'evicted')).toEqual(['tool-ls', 'tool-export']);
-  expect(await toolIds(page, 'pruned')).toEqual(['tool-readme', 'tool-invoice', 'tool-grep', 'tool-discounts', 'tool-money']);
+  // Task-aware + MIG at 1,500 tokens, the reads cut by the model in the pruning worker (as compact()
+  // with scorer 'auto' in Node, and as `ctxprune compact` cuts): reads are cut line by line for the
+  // goal (Money.rounded stays, and ledger/invoice.py, the file of the Invoice.total the goal names);
+  // the listing, the grep, the discounts and the CSV export (which the goal says to leave alone) go;
+  // the failing test log and the full test run stay. (With the lexical cuts the workbench worker
+  // made before, the grep and the discounts were cut instead of evicted.)
+  await expect(page.getByTestId('cut-by')).toContainText('neural');
+  expect(await toolIds(page, 'evicted')).toEqual(['tool-ls', 'tool-grep', 'tool-export', 'tool-discounts']);
+  expect(await toolIds(page, 'pruned')).toEqual(['tool-readme', 'tool-invoice', 'tool-money']);
   expect(await ids(page, 'kept')).toEqual(expect.arrayContaining(['system', 'user-goal', 'tool-test-focused', 'tool-test-all']));
   // Protected: system prompt, latest user turn, the tail.
   await expect(page.locator('[data-testid="msg-row"][data-id="system"]')).toContainText('kept · system');
@@ -143,6 +144,8 @@ test('the compaction tab makes no cross-origin request', async ({ page, context,
   await page.waitForTimeout(300);
   const foreign = crossOrigin(urls, baseURL!);
   expect(foreign, `cross-origin requests:\n${foreign.join('\n')}`).toEqual([]);
-  expect([...urls].some((u) => /workbench\.worker/.test(u))).toBe(true);
+  // Compaction runs in the pruning worker, which fetched the model from this origin.
+  expect([...urls].some((u) => /prune\.worker/.test(u))).toBe(true);
+  expect([...urls].some((u) => /\.onnx(\?|$)/.test(u))).toBe(true);
   await shot(page, info);
 });

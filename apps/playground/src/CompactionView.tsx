@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { TRANSCRIPT } from './samples/transcript';
 import { COMPACT_BUDGET, STRATEGIES, readCompactState, writeCompactState } from './tabState';
 import { BudgetSlider, Notes, Segmented, useUrlState } from './labForm';
-import { useCompaction } from './workbench/client';
+import { useCompaction } from './compaction';
 import type { CompactParams, MessageRow } from './workbench/types';
 
 const DEFAULTS: CompactParams = { strategy: 'task_aware_mig', budget: COMPACT_BUDGET.initial, goal: '' };
@@ -81,7 +81,7 @@ export function CompactionView({ active }: { active: boolean }) {
       <section className={`stats${busy ? ' busy' : ''}`} aria-label="Compaction result" aria-live="polite" aria-busy={busy}>
         {!v && run.status !== 'error' && (
           <div className="stat wide">
-            <span className="spinner" aria-hidden="true" /> Compacting the transcript (tokenizer loads once)…
+            <span className="spinner" aria-hidden="true" /> Compacting the transcript (the tokenizer and the model load once)…
           </div>
         )}
         {v && (
@@ -106,13 +106,19 @@ export function CompactionView({ active }: { active: boolean }) {
                 <span className="st pruned">{v.pruned.length} pruned</span> <span className="st evicted">{v.evicted.length} evicted</span>
               </span>
             </div>
+            <div className="stat">
+              <span className="k">Cut by</span>
+              <span className="v small" data-testid="cut-by" title={v.engineNote ?? undefined}>
+                {v.cutBy}
+              </span>
+            </div>
             <div className="stat goal">
               <span className="k">Goal used {v.goalSource ? `(${v.goalSource.replace('_', ' ')})` : ''}</span>
               <span className="goal-text" data-testid="goal-used" title={v.goal ?? undefined}>
                 {v.goal ?? (params.strategy === 'reactive' ? 'none — reactive evicts oldest tool outputs first' : 'none')}
               </span>
             </div>
-            <Notes items={v.degraded} />
+            <Notes items={v.engineNote ? [v.engineNote, ...v.degraded] : v.degraded} />
           </>
         )}
       </section>

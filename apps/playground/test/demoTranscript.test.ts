@@ -1,7 +1,8 @@
 /**
  * The playground's demo transcript (src/samples/transcript.ts; Vite-only imports, so tested here): `tool-money` holds
  * Money.rounded, exactly what the goal asks and the read with the highest MIG; the per-group
- * allocation used to evict it while a directory listing (MIG 0.32) stayed.
+ * allocation used to evict it while a directory listing (MIG 0.32) stayed. Cut with `scorer: 'auto'`,
+ * as the playground's compaction tab cuts (in the pruning worker, with the model).
  */
 import { describe, expect, it } from 'vitest';
 import { compact } from '@ctxprune/core';
@@ -9,7 +10,7 @@ import { TRANSCRIPT } from '../src/samples/transcript';
 
 describe('playground demo transcript', { timeout: 120_000 }, () => {
   it('task_aware_mig at the default budget (1500) keeps Money.rounded; the best block is not starved', async () => {
-    const r = await compact(TRANSCRIPT, { strategy: 'task_aware_mig', tokens: 1500 });
+    const r = await compact(TRANSCRIPT, { strategy: 'task_aware_mig', tokens: 1500, scorer: 'auto' });
     expect(r.tokensAfter).toBeLessThanOrEqual(1500);
     const money = r.dump.messages.find((m) => m.id === 'tool-money')!;
     expect(money.status).not.toBe('evicted');
@@ -26,7 +27,7 @@ describe('playground demo transcript', { timeout: 120_000 }, () => {
 
   it('at every budget from 600 to 2400 the budget holds and tool-money outlives the directory listing', async () => {
     for (let tokens = 600; tokens <= 2400; tokens += 300) {
-      const r = await compact(TRANSCRIPT, { strategy: 'task_aware_mig', tokens });
+      const r = await compact(TRANSCRIPT, { strategy: 'task_aware_mig', tokens, scorer: 'auto' });
       expect(r.tokensAfter, `${tokens}`).toBeLessThanOrEqual(tokens);
       const st = Object.fromEntries(r.dump.messages.map((m) => [m.id, m.status]));
       if (st['tool-ls'] !== 'evicted') expect(st['tool-money'], `${tokens}`).not.toBe('evicted');

@@ -1,11 +1,10 @@
 /**
- * The work of the two tabs, as plain functions over the samples (run in the workbench worker;
- * unit-tested directly). Everything comes from @ctxprune/core; this only shapes the results.
+ * The cards tab's work, as a plain function over the sample (run in the workbench worker;
+ * unit-tested directly). Everything comes from @ctxprune/core; this only shapes the result.
  */
-import { assembleContext, buildContextGraph, compact, loadDefaultTokenCounter, type ContextGraph, type TokenCounter } from '@ctxprune/core';
+import { assembleContext, buildContextGraph, loadDefaultTokenCounter, type ContextGraph, type TokenCounter } from '@ctxprune/core';
 import { LEDGER_FILES, LEDGER_MEMORIES, LEDGER_RULES } from '../samples/ledgerRepo';
-import { TRANSCRIPT } from '../samples/transcript';
-import type { CardsParams, CardsView, CompactParams, CompactView, MessageRow, UnitRow } from './types';
+import type { CardsParams, CardsView, UnitRow } from './types';
 
 let graph: Promise<ContextGraph> | null = null;
 
@@ -68,66 +67,4 @@ export async function runCards(params: CardsParams, counter?: TokenCounter): Pro
     tokens: res.tokens,
     audit: res.audit,
   };
-}
-
-export async function runCompaction(params: CompactParams, counter?: TokenCounter): Promise<CompactView> {
-  const c = counter ?? (await loadDefaultTokenCounter());
-  const goal = params.goal.trim();
-  const r = await compact(TRANSCRIPT, { strategy: params.strategy, tokens: params.budget, tokenCounter: c, ...(goal ? { goal } : {}) });
-  const d = r.dump;
-  const out = new Map(r.messages.map((m) => [m.id, m.content]));
-  const messages: MessageRow[] = d.messages.map((m) => ({
-    id: m.id,
-    role: m.role,
-    toolName: m.toolName ?? null,
-    status: m.status,
-    protectedBy: m.protectedBy ?? null,
-    tokensBefore: m.tokensBefore,
-    tokensAfter: m.tokensAfter,
-    key: m.key ?? null,
-    prunedBy: m.prunedBy ?? null,
-    blocks: d.blocks
-      .filter((b) => b.messageId === m.id)
-      .map((b) => ({
-        id: b.id,
-        lines: b.lines,
-        tokens: b.tokens,
-        relevance: b.relevance,
-        redundancy: b.redundancy,
-        mig: b.mig,
-        group: b.group,
-        selected: b.selected,
-      })),
-    content: out.get(m.id) ?? null,
-  }));
-  const store: CompactView['store'] = {};
-  for (const k of r.store.keys()) {
-    const e = r.store.toJSON()[k];
-    store[k] = { messageId: e.messageId, content: e.content };
-  }
-  return {
-    kind: 'compact',
-    params,
-    tokenizer: c.name,
-    tokensBefore: r.tokensBefore,
-    tokensAfter: r.tokensAfter,
-    budget: r.budget,
-    overBudget: r.overBudget,
-    degraded: r.degraded.map((d) => d.message),
-    goal: d.goal,
-    goalSource: d.goalSource,
-    relevanceBackend: d.relevanceBackend,
-    groups: d.groups,
-    messages,
-    kept: r.kept,
-    pruned: r.pruned,
-    evicted: r.evicted,
-    store,
-  };
-}
-
-/** Total tokens of the sample transcript (for the budget slider's range). */
-export async function transcriptTokens(counter?: TokenCounter): Promise<number> {
-  const c = counter ?? (await loadDefaultTokenCounter());
-  return TRANSCRIPT.reduce((a, m) => a + c.count(m.content), 0);
 }

@@ -1,6 +1,7 @@
 /**
- * Messages between the playground and its workbench worker (cards and compaction), and the
- * view models it returns: plain, structured-cloneable data shaped for the two tabs.
+ * Messages between the playground and its workbench worker (context cards), and the view models
+ * of the cards and compaction tabs: plain, structured-cloneable data. (Compaction runs in the
+ * pruning worker, which holds the model that cuts the tool outputs: compaction.ts.)
  */
 import type {
   AuditReport,
@@ -32,7 +33,7 @@ export interface CompactParams {
   goal: string;
 }
 
-export type WorkbenchRequest = { id: number; kind: 'cards'; params: CardsParams } | { id: number; kind: 'compact'; params: CompactParams };
+export type WorkbenchRequest = { id: number; kind: 'cards'; params: CardsParams };
 
 /** The first message to a new workbench worker: the same-origin asset URLs the page resolved (assets.ts). */
 export interface WorkbenchInit {
@@ -41,7 +42,7 @@ export interface WorkbenchInit {
 }
 
 export type WorkbenchReply =
-  | { id: number; ok: true; superseded?: false; view: CardsView | CompactView; ms: number }
+  | { id: number; ok: true; superseded?: false; view: CardsView; ms: number }
   | { id: number; ok: false; superseded: true }
   | { id: number; ok: false; superseded?: false; error: { message: string; code?: string } };
 
@@ -104,6 +105,10 @@ export interface CompactView {
   kind: 'compact';
   params: CompactParams;
   tokenizer: string;
+  /** What cut the tool outputs (the worker's engine report: 'neural, lexical (auto: language unknown)'), 'none' when nothing was cut. */
+  cutBy: string;
+  /** Why the engine is not the one asked for (no model, a failed load), else null. */
+  engineNote: string | null;
   tokensBefore: number;
   tokensAfter: number;
   budget: number;

@@ -1,13 +1,13 @@
 /**
- * The playground's workbench worker: context cards and history compaction off the main thread.
+ * The playground's workbench worker: context cards off the main thread.
  * Requests of one kind supersede each other: a request that is no longer the newest of its kind
  * when its turn comes is answered `superseded` without running.
  */
 import { configure, loadDefaultTokenCounter } from '@ctxprune/core';
-import { runCards, runCompaction } from './compute';
+import { runCards } from './compute';
 import type { WorkbenchInit, WorkbenchReply, WorkbenchRequest } from './types';
 
-const latest: Record<WorkbenchRequest['kind'], number> = { cards: 0, compact: 0 };
+const latest: Record<WorkbenchRequest['kind'], number> = { cards: 0 };
 const post = (r: WorkbenchReply) => (self as unknown as Worker).postMessage(r);
 
 self.onmessage = async (e: MessageEvent<WorkbenchRequest | WorkbenchInit>) => {
@@ -27,7 +27,7 @@ self.onmessage = async (e: MessageEvent<WorkbenchRequest | WorkbenchInit>) => {
   const t0 = performance.now();
   try {
     const counter = await loadDefaultTokenCounter();
-    const view = req.kind === 'cards' ? await runCards(req.params, counter) : await runCompaction(req.params, counter);
+    const view = await runCards(req.params, counter);
     post({ id: req.id, ok: true, view, ms: performance.now() - t0 });
   } catch (err) {
     const x = err as { message?: string; code?: string };

@@ -1,8 +1,9 @@
 /**
  * The page side of the pruning worker: one worker, one request stream.
  *
- * - A newer prune() supersedes every pending one: the older promises reject with
- *   CtxpruneError('ABORTED') and their results, if they still arrive, are dropped.
+ * - A newer prune() supersedes every pending one (and a newer compact() every pending compact()):
+ *   the older promises reject with CtxpruneError('ABORTED') and their results, if they still
+ *   arrive, are dropped.
  * - An AbortSignal cancels one request (the worker is told, so it can stop early).
  * - If the worker crashes (an 'error' event: uncaught exception, failed module load), it is
  *   terminated and restarted and the in-flight requests are sent again once; a second crash
@@ -11,12 +12,15 @@
  * Free of any UI framework; bundler-agnostic (pass createWorker to control how the worker loads).
  */
 import { proxy, wrap, type Endpoint, type Remote } from 'comlink';
+import type { Message } from '../compaction/types.js';
 import { CtxpruneError, type CtxpruneErrorCode } from '../errors.js';
 import type {
   LoadProgress,
   PrunerWorkerApi,
   SerializedError,
   WorkerCapabilities,
+  WorkerCompactOptions,
+  WorkerCompactResult,
   WorkerInit,
   WorkerPruneOptions,
   WorkerPruneResult,
@@ -47,8 +51,16 @@ export type ClientPruneOptions = WorkerPruneOptions & {
   supersede?: boolean;
 };
 
+export type ClientCompactOptions = WorkerCompactOptions & {
+  signal?: AbortSignal;
+  /** Default true: cancel every earlier pending compact(). */
+  supersede?: boolean;
+};
+
 export interface PrunerClient {
   prune(text: string, options: ClientPruneOptions): Promise<WorkerPruneResult>;
+  /** compact() in the worker, with the model it holds for pruning; a newer compact() supersedes older ones. */
+  compact(messages: Message[], options: ClientCompactOptions): Promise<WorkerCompactResult>;
   countTokens(text: string): Promise<number>;
   /** What the worker can run (starts the worker if needed). */
   capabilities(): Promise<WorkerCapabilities>;
@@ -81,9 +93,10 @@ export function deserializeError(e: SerializedError): Error {
 
 interface Pending {
   id: number;
-  kind: 'prune' | 'count';
-  text: string;
-  options: WorkerPruneOptions;
+  /** Requests of the same kind supersede each other (prune, compact); counts never do. */
+  kind: 'prune' | 'count' | 'compact';
+  /** The call to the worker (again after a restart). */
+  call(api: Remote<PrunerWorkerApi>, id: number): Promise<WorkerReply<unknown>>;
   attempts: number;
   resolve(v: unknown): void;
   reject(e: unknown): void;
@@ -167,19 +180,20 @@ export function createPrunerClient(opts: PrunerClientOptions = {}): PrunerClient
     p.attempts++;
     const gen = generation;
     const remote = api!;
-    const call = (): Promise<WorkerReply<unknown>> => (p.kind === 'prune' ? remote.prune(p.text, p.options, p.id) : remote.countTokens(p.text));
-    ready!.then(call).then(
-      (reply) => {
-        // A reply from a replaced worker is ignored: the restart re-sent the request.
-        if (gen !== generation || !settle(p)) return;
-        if (reply.ok) p.resolve(reply.value);
-        else p.reject(deserializeError(reply.error));
-      },
-      (err) => {
-        if (gen !== generation || !settle(p)) return;
-        p.reject(err);
-      },
-    );
+    ready!
+      .then(() => p.call(remote, p.id))
+      .then(
+        (reply) => {
+          // A reply from a replaced worker is ignored: the restart re-sent the request.
+          if (gen !== generation || !settle(p)) return;
+          if (reply.ok) p.resolve(reply.value);
+          else p.reject(deserializeError(reply.error));
+        },
+        (err) => {
+          if (gen !== generation || !settle(p)) return;
+          p.reject(err);
+        },
+      );
   }
 
   function crashed(reason: string): void {
@@ -210,13 +224,13 @@ export function createPrunerClient(opts: PrunerClientOptions = {}): PrunerClient
     p.reject(new CtxpruneError('ABORTED', message));
   }
 
-  function enqueue<T>(kind: Pending['kind'], text: string, options: ClientPruneOptions): Promise<T> {
+  function enqueue<T>(kind: Pending['kind'], call: Pending['call'], options: { signal?: AbortSignal; supersede?: boolean }): Promise<T> {
     if (disposed) return Promise.reject(new CtxpruneError('ABORTED', 'The pruner client was disposed.'));
-    const { signal, supersede = true, ...wire } = options;
+    const { signal, supersede = kind !== 'count' } = options;
     if (signal?.aborted) return Promise.reject(new CtxpruneError('ABORTED', 'The request was cancelled.'));
-    if (kind === 'prune' && supersede) {
+    if (supersede) {
       for (const p of [...pending.values()]) {
-        if (p.kind === 'prune') abort(p, 'Superseded by a newer request.');
+        if (p.kind === kind) abort(p, 'Superseded by a newer request.');
       }
     }
     return new Promise<T>((resolve, reject) => {
@@ -225,8 +239,7 @@ export function createPrunerClient(opts: PrunerClientOptions = {}): PrunerClient
       const p: Pending = {
         id,
         kind,
-        text,
-        options: wire,
+        call,
         attempts: 0,
         resolve: resolve,
         reject,
@@ -239,8 +252,10 @@ export function createPrunerClient(opts: PrunerClientOptions = {}): PrunerClient
   }
 
   return {
-    prune: (text, options) => enqueue<WorkerPruneResult>('prune', text, options),
-    countTokens: (text) => enqueue<number>('count', text, { query: '', supersede: false }),
+    prune: (text, { signal, supersede, ...wire }) => enqueue<WorkerPruneResult>('prune', (api, id) => api.prune(text, wire, id), { signal, supersede }),
+    compact: (messages, { signal, supersede, ...wire }) =>
+      enqueue<WorkerCompactResult>('compact', (api, id) => api.compact(messages, wire, id), { signal, supersede }),
+    countTokens: (text) => enqueue<number>('count', (api) => api.countTokens(text), {}),
     capabilities() {
       if (disposed) return Promise.reject(new CtxpruneError('ABORTED', 'The pruner client was disposed.'));
       ensure();

@@ -3,7 +3,9 @@
  * that it can be exercised without a real Worker. prune.worker.ts binds it to the library and
  * exposes it with comlink.
  */
+import type { CompactOptions, CompactResult, Message } from '../compaction/types.js';
 import type { AssetConfig, CtxpruneEnv, FetchLike } from '../config.js';
+import { CtxpruneError } from '../errors.js';
 import type { PruneOptions, PruneResult } from '../prune/types.js';
 import { AutoScorer } from '../scorers/auto.js';
 import type { Scorer } from '../scorers/types.js';
@@ -16,6 +18,8 @@ import type {
   PrunerWorkerApi,
   SerializedError,
   WorkerCapabilities,
+  WorkerCompactOptions,
+  WorkerCompactResult,
   WorkerInit,
   WorkerPruneOptions,
   WorkerPreload,
@@ -35,6 +39,8 @@ export type NeuralBackend = 'auto' | 'webgpu' | 'wasm' | 'js';
 /** The part of the library the worker needs. */
 export interface Engine {
   prune(text: string, options: PruneOptions): Promise<PruneResult>;
+  /** History compaction (absent: the worker answers compact requests with an error). */
+  compact?(messages: Message[], options: CompactOptions): Promise<CompactResult>;
   configure(patch: { assets?: Partial<AssetConfig>; fetch?: FetchLike }): CtxpruneEnv;
   loadDefaultTokenCounter(): Promise<TokenCounter>;
   /** Load the neural scorer (absent in builds without one). */
@@ -426,6 +432,46 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
         cancelledEarly.add(requestId);
         // Bound the set: ids only grow, and a cancel for a finished request is harmless.
         if (cancelledEarly.size > 1000) cancelledEarly.delete(cancelledEarly.values().next().value as number);
+      }
+    },
+
+    async compact(messages: Message[], options: WorkerCompactOptions, requestId: number) {
+      if (cancelledEarly.delete(requestId)) return aborted();
+      const controller = new AbortController();
+      controllers.set(requestId, controller);
+      let deferWasm = false;
+      try {
+        if (yieldFirst) await new Promise((r) => setTimeout(r, 0));
+        if (controller.signal.aborted) return aborted();
+        if (!engine.compact) throw new CtxpruneError('INVALID_OPTION', 'This worker was built without compaction.');
+        const requested: EngineChoice = options.engine ?? 'auto';
+        const { engine: _drop, ...rest } = options;
+        const tLoad = performance.now();
+        const [choice, counter] = await Promise.all([chooseScorer(requested), loadTokenizer()]);
+        const loadMs = performance.now() - tLoad;
+        if (controller.signal.aborted) return aborted();
+        deferWasm = choice.deferWasm === true;
+        // compact() takes no signal: a cancel stops the reply, not the work.
+        const { store, ...result } = await engine.compact(messages, { ...rest, scorer: choice.scorer, tokenCounter: counter });
+        if (controller.signal.aborted) return aborted();
+        const scorer = choice.scorer === 'lexical' ? null : (choice.scorer as Scorer & { backend?: string });
+        const value: WorkerCompactResult = {
+          ...result,
+          store: store.toJSON(),
+          engine: {
+            requested,
+            scorer: result.dump.cutScorers.join(', ') || 'none',
+            backend: scorer?.backend ?? 'cpu',
+            note: choice.note,
+            loadMs: Math.round(loadMs),
+          },
+        };
+        return { ok: true, value } as const;
+      } catch (e) {
+        return controller.signal.aborted ? aborted() : ({ ok: false, error: serializeError(e) } as const);
+      } finally {
+        controllers.delete(requestId);
+        if (deferWasm) startWasm();
       }
     },
 

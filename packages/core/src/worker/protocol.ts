@@ -3,6 +3,8 @@
  * Everything here crosses a structured-clone boundary: plain data only (no URL objects, no
  * AbortSignal, no class instances).
  */
+import type { OverflowEntry } from '../compaction/store.js';
+import type { CompactOptions, CompactResult, Message } from '../compaction/types.js';
 import type { PruneOptions, PruneResult } from '../prune/types.js';
 
 /**
@@ -104,6 +106,22 @@ export interface WorkerPruneResult extends PruneResult {
   engine: EngineReport;
 }
 
+/**
+ * Compaction options as they cross to the worker: data only, so no goal or relevance hooks and no
+ * scorer or counter instances. `engine` picks the line scorer that cuts the tool outputs, as for a
+ * prune ('auto': the model where an output's language is known); the budget is counted in o200k_base.
+ */
+export type WorkerCompactOptions = Omit<CompactOptions, 'summarizeGoal' | 'relevance' | 'scorer' | 'documentScorer' | 'tokenCounter'> & {
+  engine?: EngineChoice;
+};
+
+/** compact()'s result as data: the overflow store's entries by key in place of the store. */
+export interface WorkerCompactResult extends Omit<CompactResult, 'store'> {
+  store: Record<string, OverflowEntry>;
+  /** `scorer` lists what cut the tool outputs (dump.cutScorers), 'none' when nothing was cut. */
+  engine: EngineReport;
+}
+
 export interface SerializedError {
   name: string;
   message: string;
@@ -120,4 +138,6 @@ export interface PrunerWorkerApi {
   prune(text: string, options: WorkerPruneOptions, requestId: number): Promise<WorkerReply<WorkerPruneResult>>;
   cancel(requestId: number): void;
   countTokens(text: string): Promise<WorkerReply<number>>;
+  /** compact() of an agent transcript, tool outputs cut by the requested engine. */
+  compact(messages: Message[], options: WorkerCompactOptions, requestId: number): Promise<WorkerReply<WorkerCompactResult>>;
 }

@@ -1,6 +1,7 @@
 /**
  * The pruning worker: hosts the whole pipeline (syntax, scorer, CRF decode, repair, render) off
- * the page's main thread. Asset URLs (grammars, tree-sitter's wasm, the model) arrive with init()
+ * the page's main thread, and history compaction, whose tool outputs that pipeline cuts with the
+ * same loaded model. Asset URLs (grammars, tree-sitter's wasm, the model) arrive with init()
  * from the page, which knows where its bundler put them; this file stays bundler-agnostic. It is
  * the one worker script of the package: the browser entry's `createPruner()` starts it with the
  * bundled assets' URLs, an app that bundles the sources itself (the playground) with its own.
@@ -9,6 +10,7 @@
  * or import `@ctxprune/core/worker/prune.worker` through the bundler's worker syntax.
  */
 import { expose } from 'comlink';
+import { compact } from '../compaction/compact.js';
 import { configure } from '../config.js';
 import { prune } from '../prune/pipeline.js';
 import { NeuralScorer } from '../scorers/neural.js';
@@ -23,6 +25,7 @@ import '../runtime/js/executor.js';
 expose(
   createWorkerHost({
     prune,
+    compact,
     configure,
     loadDefaultTokenCounter,
     loadNeural: ({ backend, model, onProgress, onRuntimeProgress }) => NeuralScorer.load({ backend, model, onProgress, onRuntimeProgress }),

@@ -5,6 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { expose } from 'comlink';
+import { compact } from '../../src/compaction/compact.js';
+import type { CompactOptions, Message } from '../../src/compaction/types.js';
 import { CtxpruneError } from '../../src/errors.js';
 import type { PruneOptions, PruneResult } from '../../src/prune/types.js';
 import { createWorkerHost, resolveEngine, type Engine } from '../../src/worker/host.js';
@@ -594,5 +596,91 @@ describe('the first request pruned ahead (preload.request)', () => {
     await client.prune(request.text, { ...request.options, engine: 'auto' });
     await until(() => loads.includes('wasm'));
     client.dispose();
+  });
+});
+
+describe('compaction in the worker', () => {
+  // Two reads and the task; the budget leaves room for one read beside the placeholders.
+  const transcript: Message[] = [
+    { id: 'u1', role: 'user', content: 'Fix parseHeader for an empty header' },
+    { id: 'a1', role: 'assistant', content: 'Reading.', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"src/parser.py"}' }] },
+    { id: 't1', role: 'tool', toolName: 'read_file', toolCallId: 'c1', content: 'def parseHeader(raw):\n    return raw.split(":")\n' + 'x = 1\n'.repeat(20) },
+    { id: 'a2', role: 'assistant', content: 'Reading.', toolCalls: [{ id: 'c2', name: 'read_file', arguments: '{"path":"src/render.py"}' }] },
+    { id: 't2', role: 'tool', toolName: 'read_file', toolCallId: 'c2', content: 'def render(tpl):\n    return tpl\n' + 'y = 2\n'.repeat(20) },
+    { id: 'a3', role: 'assistant', content: 'Done reading.' },
+    { id: 'u2', role: 'user', content: 'Go on.' },
+  ];
+
+  /** The fake engine with the library's compact(); `gate` holds each call until the test opens it. */
+  function withCompact(gate?: Promise<void>) {
+    const seen: CompactOptions[] = [];
+    return {
+      seen,
+      install: (e: Engine) => {
+        e.compact = async (messages, options) => {
+          seen.push(options);
+          if (gate) await gate;
+          return compact(messages, options);
+        };
+      },
+    };
+  }
+
+  it('compacts with the requested engine and the worker tokenizer, and returns the store as plain entries', async () => {
+    const c = withCompact();
+    const { client } = setup({ auto: true, neural: c.install });
+    const r = await client.compact(transcript, { strategy: 'task_aware', tokens: 40, engine: 'lexical' });
+    expect(c.seen[0]).toMatchObject({ strategy: 'task_aware', tokens: 40, scorer: 'lexical' });
+    expect(c.seen[0]).not.toHaveProperty('engine');
+    expect(c.seen[0].tokenCounter?.name).toBe('fake');
+    expect(r.tokensAfter).toBeLessThanOrEqual(40);
+    expect(r.evicted).toContain('t2');
+    expect(r.evicted).not.toContain('t1');
+    // Every placeholder's key answers with the original, byte for byte.
+    const key = Object.keys(r.store).find((k) => r.store[k].messageId === 't2')!;
+    expect(r.store[key].content).toBe(transcript[4].content);
+    expect(r.messages.find((m) => m.id === 't2')!.content).toContain(key);
+    expect(r.engine).toEqual({ requested: 'lexical', scorer: r.dump.cutScorers.join(', ') || 'none', backend: 'cpu', note: null, loadMs: expect.any(Number) });
+    client.dispose();
+  });
+
+  it("'auto' without a model cuts lexically and says so", async () => {
+    const c = withCompact();
+    const { client } = setup({ auto: true, neural: c.install });
+    const r = await client.compact(transcript, { strategy: 'task_aware_mig', tokens: 40 });
+    expect(c.seen[0].scorer).toBe('lexical');
+    expect(r.engine.requested).toBe('auto');
+    expect(r.engine.note).toMatch(/auto picked the lexical scorer/);
+    client.dispose();
+  });
+
+  it('a newer compact supersedes an older one, not a pending prune', async () => {
+    let open: () => void = () => undefined;
+    const c = withCompact(new Promise<void>((r) => (open = r)));
+    const { client, engines } = setup({ neural: c.install });
+    const pruned = client.prune('a\nb', { query: 'q' });
+    const first = client.compact(transcript, { tokens: 40, engine: 'lexical' });
+    const firstOutcome = first.then(
+      () => 'resolved',
+      (e) => (isAbortError(e) ? 'aborted' : 'other'),
+    );
+    const second = client.compact(transcript, { tokens: 50, engine: 'lexical' });
+    expect(await firstOutcome).toBe('aborted');
+    open();
+    expect((await second).budget).toBe(50);
+    await until(() => engines[0].calls.length === 1);
+    engines[0].calls[0].release();
+    expect((await pruned).text).toBe('a');
+    client.dispose();
+  });
+
+  it('bad input and a worker without compaction answer with typed errors', async () => {
+    const c = withCompact();
+    const { client } = setup({ auto: true, neural: c.install });
+    await expect(client.compact(transcript, { tokens: -1, engine: 'lexical' })).rejects.toMatchObject({ code: 'INVALID_BUDGET' });
+    client.dispose();
+    const bare = setup({ auto: true }).client;
+    await expect(bare.compact(transcript, { tokens: 40 })).rejects.toMatchObject({ code: 'INVALID_OPTION', message: /without compaction/ });
+    bare.dispose();
   });
 });
