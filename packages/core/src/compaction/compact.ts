@@ -53,7 +53,7 @@ export async function compact(messages: Message[], options: CompactOptions): Pro
     placeholderCost: messages.map((m, i) => counter.count(evictedPlaceholder(m, keys[i]))),
     protectedBy: protection(messages, opt.protectedTail, pairs),
     pairs,
-    cut: { counter, scorer: options.scorer, degraded, used: [], scored: new Map() },
+    cut: { counter, scorer: options.scorer, degraded, used: [], prepared: new Map() },
   };
   const total = tokens.reduce((a, b) => a + b, 0);
   const sum = (ix: number[], f: (i: number) => number) => ix.reduce((a, i) => a + f(i), 0);

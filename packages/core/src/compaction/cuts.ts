@@ -5,7 +5,8 @@
  * the pipeline pulls in syntax and scoring, which reactive compaction does not need.
  */
 import { degradation, noteOnce, type CompactionDegradation } from '../degradations.js';
-import { describeScorer, type Scorer, type ScorerOutput } from '../scorers/types.js';
+import type { PreparedPrune } from '../prune/pipeline.js';
+import { describeScorer, type Scorer } from '../scorers/types.js';
 import { lineCount, splitLines } from '../text/lines.js';
 import type { TokenCounter } from '../text/tokens.js';
 import type { CompactOptions, Message } from './types.js';
@@ -45,31 +46,31 @@ export interface CutContext {
   /** The scorers the cuts were made with, each once (`describeScorer`: 'auto' says what it fell back from). */
   used: string[];
   /**
-   * Each message's scoring for a query, by its store key and the query: the scorer reads the text
-   * and the query, not the budget, so a message's cuts at every size (and the retries, top-ups and
-   * protected cuts) share one scoring instead of one each.
+   * Each message's preparation for a query (prune's syntax, scoring and line costs: everything but
+   * the budget), by its store key and the query: a message's cuts at every size (and the retries,
+   * top-ups and protected cuts) share one preparation instead of one each.
    */
-  scored: Map<string, Promise<ScorerOutput>>;
+  prepared: Map<string, Promise<PreparedPrune>>;
   /** `scorer` resolved once (null when it does not resolve: prune() is then given it as it is, and says why). */
   resolved?: Promise<Scorer | null>;
 }
 
-/**
- * The scorer prune() runs for one message: `ctx.scorer` resolved once as prune() resolves it, each
- * message scored once per query. Null when it does not resolve (prune() then says why).
- */
-async function sharedScorer(ctx: CutContext, memoKey: string): Promise<Scorer | null> {
-  const { scorerOf, scoreWith } = await import('../prune/pipeline.js');
-  const base = await (ctx.resolved ??= scorerOf(ctx.scorer).catch(() => null));
-  if (!base) return null;
-  return {
-    name: base.name,
-    score(input) {
-      let out = ctx.scored.get(memoKey);
-      if (!out) ctx.scored.set(memoKey, (out = scoreWith(base, input)));
-      return out;
-    },
-  };
+/** Message m prepared once per query, with `ctx.scorer` resolved once as prune() resolves it. */
+async function preparedFor(ctx: CutContext, m: Message, key: string, query: string, fileName: string | undefined): Promise<PreparedPrune> {
+  const memoKey = `${key}\0${query}`;
+  let prepared = ctx.prepared.get(memoKey);
+  if (!prepared) {
+    const { preparePrune, scorerOf } = await import('../prune/pipeline.js');
+    const resolved = await (ctx.resolved ??= scorerOf(ctx.scorer).catch(() => null));
+    prepared = preparePrune(m.content, {
+      query,
+      tokenCounter: ctx.counter,
+      ...(fileName ? { fileName } : {}),
+      ...(resolved ? { scorer: resolved } : ctx.scorer !== undefined ? { scorer: ctx.scorer } : {}),
+    });
+    ctx.prepared.set(memoKey, prepared);
+  }
+  return prepared;
 }
 
 /**
@@ -81,18 +82,10 @@ export async function cutMessage(m: Message, key: string, query: string, allot: 
   if (n < 2 || allot < 1) return null;
   const footerCost = ctx.counter.count('\n' + cutFooter(n, key));
   let tokens = Math.floor(allot - footerCost);
-  const { prune } = await import('../prune/pipeline.js');
-  const shared = await sharedScorer(ctx, `${key}\0${query}`);
   for (let attempt = 0; attempt < 3 && tokens >= 1; attempt++) {
     let r;
     try {
-      r = await prune(m.content, {
-        query,
-        tokens,
-        tokenCounter: ctx.counter,
-        ...(fileName ? { fileName } : {}),
-        ...(shared ? { scorer: shared } : ctx.scorer !== undefined ? { scorer: ctx.scorer } : {}),
-      });
+      r = await (await preparedFor(ctx, m, key, query, fileName)).at({ tokens });
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       noteOnce(ctx.degraded, degradation('LINE_PRUNER_REFUSED', `line pruner refused ${m.id} (${why}): it is kept whole or evicted`));

@@ -73,7 +73,32 @@ export function scoreWith(scorer: Scorer, input: ScorerInput): Promise<ScorerOut
   return Promise.resolve(scorer instanceof LexicalScorer ? scorer.scoreAsync(input) : scorer.score(input));
 }
 
+/**
+ * What prune() works out from the text and the options before it reads the budget: the syntax, the
+ * scoring, the rubric emissions and each line's tokens. One preparation serves a text pruned at
+ * several budgets (compaction cuts a message at several sizes, cuts.ts): `at` runs the rest.
+ */
+export interface PreparedPrune {
+  /**
+   * prune() of the prepared text and options at this budget (`tokens` / `ratio` in place of the
+   * prepared ones), cancelled by this call's `signal` (the preparation's is not used again).
+   */
+  at(budget: Pick<PruneOptions, 'tokens' | 'ratio' | 'signal'>): Promise<PruneResult>;
+}
+
+/** prune(): the preparation, then the budget. */
 export async function prune(text: string, options: PruneOptions): Promise<PruneResult> {
+  const prepared = await preparePrune(text, options);
+  return prepared.at({ tokens: options.tokens, ratio: options.ratio, signal: options.signal });
+}
+
+/**
+ * The budget-free part of prune(): validates the text and the options (the budget too, so that a
+ * bad one fails before anything loads) and prepares the text for `at`. A result from `at` is what
+ * prune() returns for the same text and options; its timings count the preparation's syntax and
+ * scoring in every result.
+ */
+export async function preparePrune(text: string, options: PruneOptions): Promise<PreparedPrune> {
   const t0 = performance.now();
   validateText(text);
   // A file whose lines end in a lone CR (classic Mac) holds no '\n': its CRs are read as line breaks
@@ -132,16 +157,61 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
   const fused = fuseEmissions(rubrics);
   await cp.pause();
 
-  const tDecode = performance.now();
+  const tMeasure = performance.now();
   const measured = await measureTokensAsync(text, lines, counter, cp.pause);
   await cp.pause();
-  const originalTokens = measured.total;
-  const budget = resolveBudget(options, originalTokens);
   const evidenceLed = leadingRubric(rubrics);
   // An import is evidence only when the query names what it imports (else a dependency).
   const unnamed = unnamedImports(st, lines, query);
   for (let t = 0; t < n; t++) if (unnamed[t]) evidenceLed[t] = 0;
   const repairOn = !options.ablation?.noRepair && (syn.parsed || syn.brackets === true);
+  const repairIndex = buildRepairIndex(st, lines, syn.language);
+  const prepared = { t0, tSyntax, tScore, tMeasure, tPrepared: performance.now() };
+  const baseDegraded = degraded;
+
+  return {
+    at: (b) =>
+      pruneAt(
+        { ...options, tokens: b.tokens, ratio: b.ratio, signal: b.signal },
+        { text, crOnly, query, lines, n, counter, syn, scored, rubrics, fused, measured, evidenceLed, repairOn, repairIndex, elision, prepared, baseDegraded },
+      ),
+  };
+}
+
+/** What preparePrune hands to each budget. */
+interface Prepared {
+  text: string;
+  crOnly: boolean;
+  query: string;
+  lines: string[];
+  n: number;
+  counter: TokenCounter;
+  syn: Awaited<ReturnType<typeof resolveSyntax>>;
+  scored: ScorerOutput;
+  rubrics: RubricEmissions;
+  fused: ReturnType<typeof fuseEmissions>;
+  measured: Awaited<ReturnType<typeof measureTokensAsync>>;
+  /** Read only: shared by every budget. */
+  evidenceLed: ReturnType<typeof leadingRubric>;
+  repairOn: boolean;
+  repairIndex: ReturnType<typeof buildRepairIndex>;
+  elision: ReturnType<typeof resolveElision>;
+  prepared: { t0: number; tSyntax: number; tScore: number; tMeasure: number; tPrepared: number };
+  /** The preparation's degradations: each budget's result gets a copy and adds its own. */
+  baseDegraded: Degradation[];
+}
+
+/** The budget's part of prune(): calibration, decode, repair, render. */
+async function pruneAt(options: PruneOptions, p: Prepared): Promise<PruneResult> {
+  const tAt = performance.now();
+  const { text, crOnly, query, lines, n, counter, syn, scored, rubrics, fused, measured, repairOn, elision } = p;
+  const st = syn.structure;
+  const evidenceLed = Uint8Array.from(p.evidenceLed);
+  const degraded = [...p.baseDegraded];
+  const tuning = options.tuning ?? {};
+  const cp = checkpoint(options.signal);
+  const originalTokens = measured.total;
+  const budget = resolveBudget(options, originalTokens);
   const policy = decodePolicy(budget, originalTokens, syn.language, tuning);
   // The emissions whose keep margin the packer values lines by.
   const valued = policy.valueByFused ? fused : rubrics.heads[0];
@@ -171,7 +241,7 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
           bare: policy.bare,
         }
       : null,
-    repairIndex: buildRepairIndex(st, lines, syn.language),
+    repairIndex: p.repairIndex,
     units: new Map(),
     tuning: { costExponent: tuning.costExponent, viterbiStart: tuning.viterbiStart !== 0 },
   };
@@ -252,8 +322,14 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
       achievedRatio: outTokens > 0 ? originalTokens / outTokens : Infinity,
       totalLines: total,
       keptLineCount: keptLines.length,
-      ms: tEnd - t0,
-      timings: { syntax: tScore - tSyntax, score: tDecode - tScore, select: tRender - tDecode, explain: tEnd - tRender },
+      // The preparation's time and this budget's (a reused preparation counts in every result).
+      ms: p.prepared.tPrepared - p.prepared.t0 + (tEnd - tAt),
+      timings: {
+        syntax: p.prepared.tScore - p.prepared.tSyntax,
+        score: p.prepared.tMeasure - p.prepared.tScore,
+        select: p.prepared.tPrepared - p.prepared.tMeasure + (tRender - tAt),
+        explain: tEnd - tRender,
+      },
       scorer: scored.scorer,
       ...(scored.fallbackReason ? { fallbackReason: scored.fallbackReason } : {}),
       backend: scored.backend,

@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CtxpruneError } from '../../src/errors.js';
-import { prune } from '../../src/prune/pipeline.js';
+import { preparePrune, prune } from '../../src/prune/pipeline.js';
 import type { PruneResult } from '../../src/prune/types.js';
+import type { ScorerInput } from '../../src/scorers/types.js';
 import { lineCommentPrefix } from '../../src/syntax/languages.js';
 import { type ElisionStyle, renderKept } from '../../src/text/elision.js';
 import { dominantCarriageReturn, lineCount, splitLines } from '../../src/text/lines.js';
@@ -436,5 +437,43 @@ describe('blank lines between elided runs', () => {
       expect(r.text).not.toMatch(/# …\n(?:[ \t]*\n)+[ \t]*# …/);
       expectFaithful(text, r);
     }
+  });
+});
+
+describe('preparePrune: one preparation, many budgets', () => {
+  it('at() gives what prune() gives at each budget, from one scoring', async () => {
+    const text = sample('rate_limiter.py');
+    const { LexicalScorer } = await import('../../src/scorers/lexical.js');
+    const lexical = new LexicalScorer();
+    let calls = 0;
+    const counting = {
+      name: 'counting',
+      score: (input: ScorerInput) => {
+        calls++;
+        return lexical.score(input);
+      },
+    };
+    const options = { query: 'how is Retry-After parsed?', fileName: 'rate_limiter.py', tokenCounter: counter, scorer: counting };
+    const prepared = await preparePrune(text, options);
+    expect(calls).toBe(1);
+    for (const budget of [{ tokens: 60 }, { ratio: 8 }, { tokens: 400 }, { ratio: 2 }, { tokens: 1e6 }]) {
+      const once = await prune(text, { ...options, ...budget });
+      const again = await prepared.at(budget);
+      expect(again.text).toBe(once.text);
+      expect(again.keptLines).toEqual(once.keptLines);
+      const { ms: _a, timings: _b, ...stats } = again.stats;
+      const { ms: _c, timings: _d, ...expected } = once.stats;
+      expect(stats).toEqual(expected);
+      expect(again.lines).toEqual(once.lines);
+      expectFaithful(text, again);
+    }
+    // One scoring for the five budgets (prune() scored once each).
+    expect(calls).toBe(6);
+  });
+
+  it('validates the budget up front and at each call', async () => {
+    await expect(preparePrune('a\nb', { query: 'a', tokens: -1 })).rejects.toMatchObject({ code: 'INVALID_BUDGET' });
+    const prepared = await preparePrune('a\nb', { query: 'a' });
+    await expect(prepared.at({ ratio: 0.5 })).rejects.toMatchObject({ code: 'INVALID_BUDGET' });
   });
 });
