@@ -95,8 +95,8 @@ export async function prune(text: string, options: PruneOptions): Promise<PruneR
 /**
  * The budget-free part of prune(): validates the text and the options (the budget too, so that a
  * bad one fails before anything loads) and prepares the text for `at`. A result from `at` is what
- * prune() returns for the same text and options; its timings count the preparation's syntax and
- * scoring in every result.
+ * prune() returns for the same text and options. The first result's time counts the preparation
+ * (as prune()'s does); a later one's counts only its own work (its syntax and scoring timings are 0).
  */
 export async function preparePrune(text: string, options: PruneOptions): Promise<PreparedPrune> {
   const t0 = performance.now();
@@ -166,15 +166,22 @@ export async function preparePrune(text: string, options: PruneOptions): Promise
   for (let t = 0; t < n; t++) if (unnamed[t]) evidenceLed[t] = 0;
   const repairOn = !options.ablation?.noRepair && (syn.parsed || syn.brackets === true);
   const repairIndex = buildRepairIndex(st, lines, syn.language);
-  const prepared = { t0, tSyntax, tScore, tMeasure, tPrepared: performance.now() };
+  const tPrepared = performance.now();
   const baseDegraded = degraded;
+  let firstUse = true;
 
   return {
-    at: (b) =>
-      pruneAt(
+    at: (b) => {
+      // The first result pays for the preparation; later ones reuse it for free.
+      const prepared = firstUse
+        ? { syntax: tScore - tSyntax, score: tMeasure - tScore, measure: tPrepared - tMeasure, total: tPrepared - t0 }
+        : { syntax: 0, score: 0, measure: 0, total: 0 };
+      firstUse = false;
+      return pruneAt(
         { ...options, tokens: b.tokens, ratio: b.ratio, signal: b.signal },
         { text, crOnly, query, lines, n, counter, syn, scored, rubrics, fused, measured, evidenceLed, repairOn, repairIndex, elision, prepared, baseDegraded },
-      ),
+      );
+    },
   };
 }
 
@@ -196,7 +203,8 @@ interface Prepared {
   repairOn: boolean;
   repairIndex: ReturnType<typeof buildRepairIndex>;
   elision: ReturnType<typeof resolveElision>;
-  prepared: { t0: number; tSyntax: number; tScore: number; tMeasure: number; tPrepared: number };
+  /** ms of the preparation this result counts (all of it for the first result, none after). */
+  prepared: { syntax: number; score: number; measure: number; total: number };
   /** The preparation's degradations: each budget's result gets a copy and adds its own. */
   baseDegraded: Degradation[];
 }
@@ -322,14 +330,8 @@ async function pruneAt(options: PruneOptions, p: Prepared): Promise<PruneResult>
       achievedRatio: outTokens > 0 ? originalTokens / outTokens : Infinity,
       totalLines: total,
       keptLineCount: keptLines.length,
-      // The preparation's time and this budget's (a reused preparation counts in every result).
-      ms: p.prepared.tPrepared - p.prepared.t0 + (tEnd - tAt),
-      timings: {
-        syntax: p.prepared.tScore - p.prepared.tSyntax,
-        score: p.prepared.tMeasure - p.prepared.tScore,
-        select: p.prepared.tPrepared - p.prepared.tMeasure + (tRender - tAt),
-        explain: tEnd - tRender,
-      },
+      ms: p.prepared.total + (tEnd - tAt),
+      timings: { syntax: p.prepared.syntax, score: p.prepared.score, select: p.prepared.measure + (tRender - tAt), explain: tEnd - tRender },
       scorer: scored.scorer,
       ...(scored.fallbackReason ? { fallbackReason: scored.fallbackReason } : {}),
       backend: scored.backend,

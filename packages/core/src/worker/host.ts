@@ -6,6 +6,7 @@
 import type { CompactOptions, CompactResult, Message } from '../compaction/types.js';
 import type { AssetConfig, CtxpruneEnv, FetchLike } from '../config.js';
 import { CtxpruneError } from '../errors.js';
+import type { PreparedPrune } from '../prune/pipeline.js';
 import type { PruneOptions, PruneResult } from '../prune/types.js';
 import { AutoScorer } from '../scorers/auto.js';
 import type { Scorer } from '../scorers/types.js';
@@ -39,6 +40,11 @@ export type NeuralBackend = 'auto' | 'webgpu' | 'wasm' | 'js';
 /** The part of the library the worker needs. */
 export interface Engine {
   prune(text: string, options: PruneOptions): Promise<PruneResult>;
+  /**
+   * prune()'s budget-free part (pipeline.ts). With it, a request that changes only the budget of
+   * the one before (the playground's slider) reuses that request's syntax, scoring and token counts.
+   */
+  preparePrune?(text: string, options: PruneOptions): Promise<PreparedPrune>;
   /** History compaction (absent: the worker answers compact requests with an error). */
   compact?(messages: Message[], options: CompactOptions): Promise<CompactResult>;
   configure(patch: { assets?: Partial<AssetConfig>; fetch?: FetchLike }): CtxpruneEnv;
@@ -106,6 +112,16 @@ export function resolveEngine(requested: EngineChoice, caps: WorkerCapabilities)
     scorer: 'lexical',
     note: `The neural scorer on ${what} is not available: no model is bundled yet${gpu}. Ran the lexical scorer on the CPU instead.`,
   };
+}
+
+/** `p`, or an ABORTED rejection as soon as `signal` aborts. */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new CtxpruneError('ABORTED', 'The request was cancelled.'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new CtxpruneError('ABORTED', 'The request was cancelled.'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function aborted(): WorkerReply<never> {
@@ -287,7 +303,10 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
       if (requested === 'auto') {
         // Auto: the model wherever the language is known; it says when it stood aside (scorers/auto.ts).
         const { scorer, deferWasm } = await autoScorer();
-        return { scorer: new AutoScorer(scorer), note: null, deferWasm };
+        // One AutoScorer per loaded model, so that a reused preparation sees the same scorer.
+        let auto = autoScorers.get(scorer);
+        if (!auto) autoScorers.set(scorer, (auto = new AutoScorer(scorer)));
+        return { scorer: auto, note: null, deferWasm };
       }
       const s = await loadNeural(backend);
       let note: string | null = null;
@@ -302,6 +321,34 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
       };
     }
   }
+  /** The AutoScorer of each loaded neural scorer. */
+  const autoScorers = new WeakMap<Scorer, AutoScorer>();
+
+  /**
+   * The last preparation: its text, its options but the budget, and its scorer. It runs under its
+   * own signal, not its request's: a request superseded by one that only moves the budget leaves
+   * it to the next; a request for another text or options stops it.
+   */
+  let lastPrepared: { text: string; key: string; scorer: Scorer | 'lexical'; prepared: Promise<PreparedPrune>; stop: AbortController } | null = null;
+
+  /** The preparation for this request (the last one when only the budget changed), waited for until `signal` aborts. */
+  function preparedFor(text: string, options: PruneOptions, scorer: Scorer | 'lexical', signal: AbortSignal): Promise<PreparedPrune> {
+    const key = optionsKey({ ...options, tokens: undefined, ratio: undefined });
+    let entry = lastPrepared;
+    if (!entry || entry.text !== text || entry.key !== key || entry.scorer !== scorer) {
+      entry?.stop.abort();
+      const stop = new AbortController();
+      const prepared = engine.preparePrune!(text, { ...options, scorer, signal: stop.signal });
+      const made = { text, key, scorer, prepared, stop };
+      // A preparation that failed (or was stopped) is not kept.
+      prepared.catch(() => {
+        if (lastPrepared === made) lastPrepared = null;
+      });
+      lastPrepared = entry = made;
+    }
+    return untilAborted(entry.prepared, signal);
+  }
+
   /** A request's reply, and whether Auto's first result ran on the executor (onnxruntime then loads behind it). */
   interface Ran {
     reply: WorkerReply<WorkerPruneResult>;
@@ -319,7 +366,9 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
       const loadMs = performance.now() - tLoad;
       if (signal.aborted) return { reply: aborted(), deferWasm };
       deferWasm = choice.deferWasm === true;
-      const result = await engine.prune(text, { ...rest, scorer: choice.scorer, signal });
+      const result = engine.preparePrune
+        ? await (await preparedFor(text, rest, choice.scorer, signal)).at({ tokens: rest.tokens, ratio: rest.ratio, signal })
+        : await engine.prune(text, { ...rest, scorer: choice.scorer, signal });
       if (signal.aborted) return { reply: aborted(), deferWasm };
       const report: EngineReport = {
         requested,

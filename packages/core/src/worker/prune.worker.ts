@@ -12,7 +12,7 @@
 import { expose } from 'comlink';
 import { compact } from '../compaction/compact.js';
 import { configure } from '../config.js';
-import { prune } from '../prune/pipeline.js';
+import { preparePrune, prune } from '../prune/pipeline.js';
 import { NeuralScorer } from '../scorers/neural.js';
 import { loadParser, resolveLanguage, type LanguageId } from '../syntax/index.js';
 import { loadDefaultTokenCounter } from '../text/tokens.js';
@@ -25,6 +25,7 @@ import '../runtime/js/executor.js';
 expose(
   createWorkerHost({
     prune,
+    preparePrune,
     compact,
     configure,
     loadDefaultTokenCounter,

@@ -469,6 +469,10 @@ describe('preparePrune: one preparation, many budgets', () => {
     }
     // One scoring for the five budgets (prune() scored once each).
     expect(calls).toBe(6);
+    // Only the first result counted the preparation's syntax and scoring.
+    const later = await prepared.at({ ratio: 4 });
+    expect(later.stats.timings.syntax).toBe(0);
+    expect(later.stats.timings.score).toBe(0);
   });
 
   it('validates the budget up front and at each call', async () => {

@@ -684,3 +684,56 @@ describe('compaction in the worker', () => {
     bare.dispose();
   });
 });
+
+describe('a request that only moves the budget reuses the last preparation', () => {
+  /** preparePrune on the fake engine: counts preparations; each can be held until the test opens it. */
+  function withPrepare(gated = false) {
+    const prepared: string[] = [];
+    const gates: (() => void)[] = [];
+    return {
+      prepared,
+      open: () => gates.splice(0).forEach((g) => g()),
+      install: (e: Engine) => {
+        e.preparePrune = async (text, options) => {
+          prepared.push(`${text}|${options.query}`);
+          if (gated) await new Promise<void>((r) => gates.push(r));
+          return { at: (b) => e.prune(text, { ...options, tokens: b.tokens, ratio: b.ratio, signal: b.signal }) };
+        };
+      },
+    };
+  }
+
+  it('one preparation for the same text and options at several budgets; another text or query prepares again', async () => {
+    const p = withPrepare();
+    const { client, engines } = setup({ auto: true, neural: p.install });
+    await client.prune('a\nb', { query: 'q', ratio: 2, engine: 'lexical' });
+    const r = await client.prune('a\nb', { query: 'q', ratio: 4, engine: 'lexical' });
+    expect(r.stats.budgetTokens).toBe(1);
+    expect(p.prepared).toEqual(['a\nb|q']);
+    expect(engines[0].calls.map((c) => c.options.ratio)).toEqual([2, 4]);
+    await client.prune('a\nb', { query: 'other', ratio: 4, engine: 'lexical' });
+    await client.prune('c\nd', { query: 'other', ratio: 4, engine: 'lexical' });
+    await client.prune('c\nd', { query: 'other', tokens: 9, engine: 'lexical' });
+    expect(p.prepared).toEqual(['a\nb|q', 'a\nb|other', 'c\nd|other']);
+    client.dispose();
+  });
+
+  it('a request superseded while its text is being prepared leaves the preparation to the next one', async () => {
+    const p = withPrepare(true);
+    const { client, engines } = setup({ auto: true, neural: p.install });
+    const first = client.prune('a\nb', { query: 'q', ratio: 2, engine: 'lexical' });
+    const firstOutcome = first.then(
+      () => 'resolved',
+      (e) => (isAbortError(e) ? 'aborted' : 'other'),
+    );
+    await until(() => p.prepared.length === 1);
+    const second = client.prune('a\nb', { query: 'q', ratio: 8, engine: 'lexical' });
+    expect(await firstOutcome).toBe('aborted');
+    await tick(10); // the worker hears of the cancel
+    p.open();
+    expect((await second).text).toBe('a');
+    expect(p.prepared).toEqual(['a\nb|q']);
+    expect(engines[0].calls.map((c) => c.options.ratio)).toEqual([8]);
+    client.dispose();
+  });
+});
