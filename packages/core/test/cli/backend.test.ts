@@ -1,8 +1,10 @@
 /**
- * `prune --backend` and the one-shot default: a `ctxprune prune` process runs the model on the js
- * executor (no onnxruntime start-up) unless a backend is given or the file is long.
+ * `prune --backend` and the one-shot default: a `ctxprune prune` (or `compact`) process runs the
+ * model on the js executor (no onnxruntime start-up) unless a backend is given or the input is long.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -52,5 +54,35 @@ describe('ctxprune prune --backend', () => {
     const [a, b] = [JSON.parse(byDefault.stdout), JSON.parse(wasm.stdout)];
     expect([a.stats.backend, b.stats.backend]).toEqual(['js', 'wasm']);
     expect(a.keptLines).toEqual(b.keptLines);
+  }, 60_000);
+});
+
+describe('a one-shot ctxprune compact process', () => {
+  it('cuts as the same compaction in a caller process does (js executor there, onnxruntime here)', async () => {
+    const source = readFileSync(join(SAMPLES, 'rate_limiter.py'), 'utf8');
+    const dir = mkdtempSync(join(tmpdir(), 'ctxprune-oneshot-'));
+    const path = join(dir, 't.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        id: 't',
+        messages: [
+          { id: 'u', role: 'user', content: 'How is Retry-After parsed when the header holds a date?' },
+          { id: 'a', role: 'assistant', content: 'Reading.', toolCalls: [{ id: 'c', name: 'read_file', arguments: '{"path":"rate_limiter.py"}' }] },
+          { id: 'r', role: 'tool', toolName: 'read_file', toolCallId: 'c', content: source },
+          { id: 'a2', role: 'assistant', content: 'Read it.' },
+          { id: 'u2', role: 'user', content: 'Go on.' },
+        ],
+      }),
+    );
+    const args = ['compact', '--in', path, '--strategy', 'task_aware_mig', '--tokens', '600', '--scorer', 'neural', '--json'];
+    const oneShot = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, CTXPRUNE_V8_DEFAULTS: undefined } });
+    expect(oneShot.status, oneShot.stderr).toBe(0);
+    const c = capture();
+    expect(await main(args, c.io)).toBe(0);
+    const [a, b] = [JSON.parse(oneShot.stdout), JSON.parse(c.out.join(''))];
+    expect(a.pruned).toEqual(['r']);
+    expect(a.dump.cutScorers).toEqual(['neural']);
+    expect(a.messages).toEqual(b.messages);
   }, 60_000);
 });

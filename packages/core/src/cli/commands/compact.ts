@@ -6,12 +6,26 @@ import { COMPACTION_STRATEGIES } from '../../compaction/types.js';
 import { parseStrategy } from '../../compaction/validate.js';
 import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
 import { readBoundedText } from '../input.js';
+import { lineCount, oneShotBackend, oneShotEngineFlags, optimizedWhileScoring } from '../one-shot.js';
+import { runtimeConfig } from '../../runtime/config.js';
+import { resolveScorer } from '../../scorers/registry.js';
 import type { Command } from '../main.js';
 
 /** A transcript file is read up to this size (then INPUT_TOO_LARGE). */
 const MAX_TRANSCRIPT_BYTES = 256 << 20;
 
 const usage = `ctxprune compact --in TRANSCRIPT.json|- --strategy ${COMPACTION_STRATEGIES.join('|')} --tokens N [--protected-tail N] [--scorer lexical|neural|auto] [--store DIR] [--json]`;
+
+/** Lines of a message's text content (a string, or the text parts of OpenAI's and Anthropic's content arrays). */
+function messageLines(m: unknown): number {
+  const c = m !== null && typeof m === 'object' ? (m as { content?: unknown }).content : undefined;
+  if (typeof c === 'string') return lineCount(c);
+  if (!Array.isArray(c)) return 0;
+  return c.reduce((n: number, part: unknown) => {
+    const p = part !== null && typeof part === 'object' ? (part as { text?: unknown; content?: unknown }) : {};
+    return n + (typeof p.text === 'string' ? lineCount(p.text) : typeof p.content === 'string' ? lineCount(p.content) : 0);
+  }, 0);
+}
 
 export const command: Command = {
   summary: 'compact an agent transcript ({"id","goal"?,"messages":[...]}, in ctxprune\'s, OpenAI\'s or Anthropic\'s message shape) to a token budget',
@@ -38,12 +52,19 @@ export const command: Command = {
     if (t.goal !== undefined && typeof t.goal !== 'string') throw new CtxpruneError('INVALID_OPTION', `"goal" in ${inPath} must be a string`);
     // The cuts by the trained model by default, as `ctxprune prune`; `auto` falls back to the lexical scorer and says why (dump.cutScorers).
     const scorer = stringFlag(args, 'scorer') ?? 'auto';
+    // A process of its own (bin/ctxprune.js) starts as `prune` does: a short transcript scored on
+    // the js executor (no onnxruntime start-up), V8 set for a short process (one-shot.ts).
+    oneShotBackend(Array.isArray(t.messages) ? t.messages.reduce((n: number, m: unknown) => n + messageLines(m), 0) : 0);
+    const noOpt = oneShotEngineFlags(raw.length);
+    // A scorer that does not resolve here is passed by name: compact() says why in its degradations.
+    const loaded = noOpt && scorer !== 'lexical' && runtimeConfig.backend === 'js' ? await resolveScorer(scorer).catch(() => null) : null;
+    const cutWith = loaded ? optimizedWhileScoring(loaded) : scorer;
     const c = await compactChat(t.messages as unknown[], {
       strategy,
       tokens,
       ...(protectedTail !== undefined ? { protectedTail } : {}),
       ...(typeof t.goal === 'string' ? { goal: t.goal } : {}),
-      scorer,
+      scorer: cutWith,
     });
     const r = c.result;
     // --store DIR: the originals of every placeholder, for `ctxprune overflow KEY --store DIR`.

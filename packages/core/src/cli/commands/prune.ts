@@ -1,12 +1,12 @@
-import v8 from 'node:v8';
 import { CtxpruneError } from '../../errors.js';
 import { elidedRanges, formatRanges, numberLines } from '../../integrations/focus.js';
 import { prune } from '../../prune/pipeline.js';
 import { availableScorers, resolveScorer } from '../../scorers/registry.js';
 import { loadParser } from '../../syntax/loader.js';
 import { loadDefaultTokenCounter } from '../../text/tokens.js';
-import { describeScorer, type Scorer } from '../../scorers/types.js';
+import { describeScorer } from '../../scorers/types.js';
 import { type Backend, configureRuntime, runtimeConfig } from '../../runtime/config.js';
+import { lineCount, oneShotBackend, oneShotEngineFlags, optimizedWhileScoring } from '../one-shot.js';
 import { boolFlag, closest, numberFlag, parseArgs, stringFlag } from '../args.js';
 import { MAX_PRUNE_INPUT_BYTES, readBounded } from '../input.js';
 import { decodeUtf8, invalidUtf8Note } from '../../text/utf8.js';
@@ -34,66 +34,7 @@ export interface StartupTimings {
 
 const round = (x: number) => Math.round(x * 10) / 10;
 
-/**
- * V8 settings for a one-shot process: WebAssembly compiled by the baseline compiler only (no
- * optimizing tier-up, which compiles onnxruntime's 14 MB in the background and holds the exit:
- * 2.8 → 1.0 s CPU for the neural scorer's start-up); a young generation that stays at its first
- * size, for a process this short spends more on the first touch of each page a larger one adds
- * (~15–25 µs a page fault on this VM; unoptimized code boxes every float it computes) than on the
- * extra scavenges (a 1,011-line file: 8,980 → 7,410 page faults, lexical 393 → 370 ms; 6,370
- * lines 704 → 671 ms; 19,000 lines 1.28 → 1.24 s); and, for inputs under 256 KB, no optimizing
- * JavaScript compiler either (its compile costs a short run more than it saves). Same results:
- * the compilers and the heap's sizing change speed only. Set by bin/ctxprune.js's process only
- * (CTXPRUNE_ONE_SHOT); CTXPRUNE_V8_DEFAULTS=1 keeps V8's defaults there too. Returns whether --no-opt is set (the js
- * executor then scores with it lifted: optimizedWhileScoring).
- */
-function oneShotEngineFlags(chars: number): boolean {
-  // Only in a process of its own (bin/ctxprune.js says so), never in a caller's process.
-  if (!oneShot() || process.env.CTXPRUNE_V8_DEFAULTS === '1') return false;
-  v8.setFlagsFromString('--liftoff-only');
-  v8.setFlagsFromString('--semi-space-growth-factor=1');
-  if (chars >= 256 * 1024) return false;
-  v8.setFlagsFromString('--no-opt');
-  return true;
-}
-
-/**
- * The scorer, with the optimizing compiler back on while it scores: the js executor's matrix
- * loops run ~25× faster optimized (a 1,000-line file: ~0.2 s instead of ~3 s). Optimizing the
- * whole process instead costs ~0.5 s of CPU compiling the rest of the pipeline (lexical prune:
- * 0.76 → 1.28 s CPU).
- */
-function optimizedWhileScoring(scorer: Scorer): Scorer {
-  const wrapped = Object.create(scorer) as Scorer;
-  wrapped.score = async (input) => {
-    v8.setFlagsFromString('--opt');
-    try {
-      return await scorer.score(input);
-    } finally {
-      v8.setFlagsFromString('--no-opt');
-    }
-  };
-  return wrapped;
-}
-
-const oneShot = () => process.env.CTXPRUNE_ONE_SHOT === '1';
-
 const BACKENDS: readonly Backend[] = ['auto', 'webgpu', 'wasm', 'js'];
-
-/**
- * The model's backend in a one-shot process (no --backend, no configured one): the js executor up
- * to this many lines, else onnxruntime's WASM. The executor has no start-up cost but is slower per
- * line; onnxruntime's WASM initialisation costs ~0.6 s. Measured break-even (whole `prune`
- * processes, CPU seconds, machine loaded): 4,000 lines js 1.79 vs WASM 1.95, 8,000 lines 3.38 vs
- * 2.94, i.e. ~5,000 lines.
- */
-export const JS_BACKEND_MAX_LINES = 5000;
-
-function lineCount(text: string): number {
-  let n = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-}
 
 function parseBackend(v: string): Backend {
   if ((BACKENDS as readonly string[]).includes(v)) return v as Backend;
@@ -138,7 +79,7 @@ export const command: Command = {
     const { text, replaced } = decodeUtf8(await readBounded(file, MAX_PRUNE_INPUT_BYTES));
     const tRead = performance.now();
     if (backend !== undefined) configureRuntime({ backend });
-    else if (oneShot() && runtimeConfig.backend === 'auto' && lineCount(text) <= JS_BACKEND_MAX_LINES) configureRuntime({ backend: 'js' });
+    else oneShotBackend(lineCount(text));
     const noOpt = oneShotEngineFlags(text.length);
     // Everything this file needs loads at once: the scorer (and ORT, for the model), the tokenizer,
     // and the file's grammar only. Each stage's time is when its load finished.
