@@ -10,7 +10,8 @@
  */
 
 // Line pruning (LaMR).
-export { prune } from './prune/pipeline.js';
+export { preparePrune, prune } from './prune/pipeline.js';
+export type { PreparedPrune } from './prune/pipeline.js';
 export type { PruneOptions, PruneResult, PruneStats, LineInfo, KeepReason, PruneAblation } from './prune/types.js';
 export { DEGRADATION_CODES, COMPACTION_DEGRADATION_CODES, PACK_DEGRADATION_CODES } from './degradations.js';
 export type { Degradation, DegradationCode, CompactionDegradation, CompactionDegradationCode, PackDegradation, PackDegradationCode } from './degradations.js';

@@ -72,6 +72,7 @@ const MAIN = [
   'pairsFromExamples',
   'pairwiseAccuracy',
   'parseLanguageName',
+  'preparePrune',
   'prune',
   'rankerFeatures',
   'readOverflow',
