@@ -87,12 +87,18 @@ export function taskNamed(messages: readonly Message[], pairs: Pairs, msgs: read
   });
 }
 
+/** A goal about tests, docs, fixtures, examples or benchmarks: their reads are what it needs. */
+const ABOUT_TESTS = /\b(tests?|testing|specs?|unittests?|pytest|jest|vitest|mocha|fixtures?|docs?|documentation|examples?|benchmarks?)\b/i;
+
 /**
  * For each message of `msgs`: whether its call reads a test, docs, fixture, example or benchmark
- * file (locate's isTestPath). Such a read shows what the code should do; the lines a task changes
- * are seldom there, so the task-aware strategies rate it lower unless a user names it.
+ * file (locate's isTestPath) while the goal is not about those. Such a read shows what the code
+ * should do; the lines a task changes are seldom there, so the task-aware strategies rate it lower
+ * unless a user names it. A goal that speaks of tests or docs ("add tests for …", "fix the docs")
+ * needs them: none is marked then.
  */
-export function testReads(pairs: Pairs, msgs: readonly number[]): boolean[] {
+export function testReads(goal: string, pairs: Pairs, msgs: readonly number[]): boolean[] {
+  if (ABOUT_TESTS.test(goal)) return msgs.map(() => false);
   return msgs.map((i) => {
     const path = readPath(pairs, i);
     return path !== '' && isTestPath(path);

@@ -84,7 +84,7 @@ export async function scored(
           weight: opt.mentionWeight,
           taskNamed: (msgs) => taskNamed(messages, ctx.pairs, msgs),
           goalTerms: (msgs) => goalTermScores(goal, messages, ctx.pairs, msgs),
-          testReads: (msgs) => testReads(ctx.pairs, msgs),
+          testReads: (msgs) => testReads(goal, ctx.pairs, msgs),
         }
       : undefined,
   );

@@ -258,7 +258,10 @@ describe('compaction: reads of tests, docs and fixtures (testReads)', () => {
 
   it('says which reads are of test, docs or fixture files (locate.isTestPath); a result without a path is none', () => {
     const t = transcript('Fix parseHeader for an empty header');
-    expect(testReads(pairsOf(t), [2, 4, 6])).toEqual([false, true, false]);
+    expect(testReads(t[0].content, pairsOf(t), [2, 4, 6])).toEqual([false, true, false]);
+    // A goal about tests or docs needs their reads: none is marked.
+    for (const goal of ['Add tests for parseHeader', 'Fix the docs of parseHeader', 'parseHeader: failing spec'])
+      expect(testReads(goal, pairsOf(t), [2, 4, 6])).toEqual([false, false, false]);
   });
 
   it('a read of a test file is rated 0.3 as high as a whole, unless the task names it', async () => {
