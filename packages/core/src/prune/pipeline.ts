@@ -9,7 +9,7 @@ import { fuseEmissions, leadingRubric, type RubricEmissions } from '../crf/rubri
 import { degradation, type Degradation } from '../degradations.js';
 import { CtxpruneError } from '../errors.js';
 import { LexicalScorer } from '../scorers/lexical.js';
-import type { Scorer, ScorerInput, ScorerOutput } from '../scorers/types.js';
+import type { Scorer, ScorerOutput } from '../scorers/types.js';
 import { lineCommentPrefix } from '../syntax/index.js';
 import { markerPrefixForFile } from '../text/elision.js';
 import { dominantCarriageReturn, lineBody, lineCount, splitLines } from '../text/lines.js';
@@ -66,11 +66,6 @@ export async function scorerOf(opt: PruneOptions['scorer']): Promise<Scorer> {
     );
   }
   return opt;
-}
-
-/** One scoring: the lexical scorer through its async path, which yields between chunks (abortable). */
-export function scoreWith(scorer: Scorer, input: ScorerInput): Promise<ScorerOutput> {
-  return Promise.resolve(scorer instanceof LexicalScorer ? scorer.scoreAsync(input) : scorer.score(input));
 }
 
 /**
@@ -135,7 +130,7 @@ export async function preparePrune(text: string, options: PruneOptions): Promise
 
   const tScore = performance.now();
   const scoreInput = { query, lines, structure: st, language: syn.language, signal, pause: cp.pause };
-  const scored = await scoreWith(scorer, scoreInput);
+  const scored = await (scorer instanceof LexicalScorer ? scorer.scoreAsync(scoreInput) : scorer.score(scoreInput));
   // What the scorer fell back from, coded (ScorerOutput.degraded).
   if (scored.degraded) degraded.push(...scored.degraded);
   await cp.pause();
@@ -212,9 +207,8 @@ interface Prepared {
 /** The budget's part of prune(): calibration, decode, repair, render. */
 async function pruneAt(options: PruneOptions, p: Prepared): Promise<PruneResult> {
   const tAt = performance.now();
-  const { text, crOnly, query, lines, n, counter, syn, scored, rubrics, fused, measured, repairOn, elision } = p;
+  const { text, crOnly, query, lines, n, counter, syn, scored, rubrics, fused, measured, evidenceLed, repairOn, elision } = p;
   const st = syn.structure;
-  const evidenceLed = Uint8Array.from(p.evidenceLed);
   const degraded = [...p.baseDegraded];
   const tuning = options.tuning ?? {};
   const cp = checkpoint(options.signal);

@@ -140,8 +140,8 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
   }
 
   /** A request's reply, and whether Auto's first result ran on the executor (onnxruntime then loads behind it). */
-  interface Ran {
-    reply: WorkerReply<WorkerPruneResult>;
+  interface Ran<T = WorkerPruneResult> {
+    reply: WorkerReply<T>;
     deferWasm: boolean;
   }
 
@@ -173,6 +173,38 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
     }
   }
 
+  /** One compaction: the scorer and the tokenizer (timed as a prune's loads are), then compact(). */
+  async function runCompact(messages: Message[], options: WorkerCompactOptions, signal: AbortSignal): Promise<Ran<WorkerCompactResult>> {
+    let deferWasm = false;
+    try {
+      if (!engine.compact) throw new CtxpruneError('INVALID_OPTION', 'This worker was built without compaction.');
+      const requested: EngineChoice = options.engine ?? 'auto';
+      const { engine: _drop, ...rest } = options;
+      const tLoad = performance.now();
+      const [choice, counter] = await Promise.all([chooseScorer(requested), loadTokenizer()]);
+      const loadMs = performance.now() - tLoad;
+      if (signal.aborted) return { reply: aborted(), deferWasm };
+      deferWasm = choice.deferWasm === true;
+      // compact() takes no signal: a cancel stops the reply, not the work.
+      const { store, ...result } = await engine.compact(messages, { ...rest, scorer: choice.scorer, tokenCounter: counter });
+      const scorer = choice.scorer === 'lexical' ? null : (choice.scorer as Scorer & { backend?: string });
+      const value: WorkerCompactResult = {
+        ...result,
+        store: store.toJSON(),
+        engine: {
+          requested,
+          scorer: result.dump.cutScorers.join(', ') || 'none',
+          backend: scorer?.backend ?? 'cpu',
+          note: choice.note,
+          loadMs: Math.round(loadMs),
+        },
+      };
+      return { reply: { ok: true, value }, deferWasm };
+    } catch (e) {
+      return { reply: signal.aborted ? aborted() : { ok: false, error: serializeError(e) }, deferWasm };
+    }
+  }
+
   /**
    * The page's first request, pruned ahead (preload.request) while the page builds its editors:
    * the same text and options, asked for once, take its reply. Any other request cancels it.
@@ -199,6 +231,24 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
   }
 
   const yieldFirst = opts.yieldFirst ?? true;
+
+  /** A request's life: cancellable by id (also before it starts), onnxruntime started behind it when Auto asked. */
+  async function request<T>(requestId: number, work: (signal: AbortSignal) => Promise<Ran<T>>): Promise<WorkerReply<T>> {
+    // A cancel may arrive before the request starts (it was superseded while queued).
+    if (cancelledEarly.delete(requestId)) return aborted();
+    const controller = new AbortController();
+    controllers.set(requestId, controller);
+    try {
+      if (yieldFirst) await new Promise((r) => setTimeout(r, 0));
+      if (controller.signal.aborted) return aborted();
+      const { reply, deferWasm } = await work(controller.signal);
+      if (deferWasm) startWasm();
+      return controller.signal.aborted ? aborted() : reply;
+    } finally {
+      controllers.delete(requestId);
+    }
+  }
+
   return {
     async init(init: WorkerInit, onProgress?: (p: LoadProgress) => void): Promise<WorkerCapabilities> {
       loads.init(init, onProgress);
@@ -209,20 +259,8 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
       return capabilities();
     },
 
-    async prune(text: string, options: WorkerPruneOptions, requestId: number) {
-      // A cancel may arrive before the request starts (it was superseded while queued).
-      if (cancelledEarly.delete(requestId)) return aborted();
-      const controller = new AbortController();
-      controllers.set(requestId, controller);
-      try {
-        if (yieldFirst) await new Promise((r) => setTimeout(r, 0));
-        if (controller.signal.aborted) return aborted();
-        const { reply, deferWasm } = await (takeAhead(text, options, controller.signal) ?? run(text, options, controller.signal));
-        if (deferWasm) startWasm();
-        return controller.signal.aborted ? aborted() : reply;
-      } finally {
-        controllers.delete(requestId);
-      }
+    prune(text: string, options: WorkerPruneOptions, requestId: number) {
+      return request(requestId, (signal) => takeAhead(text, options, signal) ?? run(text, options, signal));
     },
 
     cancel(requestId: number) {
@@ -235,44 +273,8 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
       }
     },
 
-    async compact(messages: Message[], options: WorkerCompactOptions, requestId: number) {
-      if (cancelledEarly.delete(requestId)) return aborted();
-      const controller = new AbortController();
-      controllers.set(requestId, controller);
-      let deferWasm = false;
-      try {
-        if (yieldFirst) await new Promise((r) => setTimeout(r, 0));
-        if (controller.signal.aborted) return aborted();
-        if (!engine.compact) throw new CtxpruneError('INVALID_OPTION', 'This worker was built without compaction.');
-        const requested: EngineChoice = options.engine ?? 'auto';
-        const { engine: _drop, ...rest } = options;
-        const tLoad = performance.now();
-        const [choice, counter] = await Promise.all([chooseScorer(requested), loadTokenizer()]);
-        const loadMs = performance.now() - tLoad;
-        if (controller.signal.aborted) return aborted();
-        deferWasm = choice.deferWasm === true;
-        // compact() takes no signal: a cancel stops the reply, not the work.
-        const { store, ...result } = await engine.compact(messages, { ...rest, scorer: choice.scorer, tokenCounter: counter });
-        if (controller.signal.aborted) return aborted();
-        const scorer = choice.scorer === 'lexical' ? null : (choice.scorer as Scorer & { backend?: string });
-        const value: WorkerCompactResult = {
-          ...result,
-          store: store.toJSON(),
-          engine: {
-            requested,
-            scorer: result.dump.cutScorers.join(', ') || 'none',
-            backend: scorer?.backend ?? 'cpu',
-            note: choice.note,
-            loadMs: Math.round(loadMs),
-          },
-        };
-        return { ok: true, value } as const;
-      } catch (e) {
-        return controller.signal.aborted ? aborted() : ({ ok: false, error: serializeError(e) } as const);
-      } finally {
-        controllers.delete(requestId);
-        if (deferWasm) startWasm();
-      }
+    compact(messages: Message[], options: WorkerCompactOptions, requestId: number) {
+      return request(requestId, (signal) => runCompact(messages, options, signal));
     },
 
     async countTokens(text: string) {

@@ -6,7 +6,7 @@ import { COMPACTION_STRATEGIES } from '../../compaction/types.js';
 import { parseStrategy } from '../../compaction/validate.js';
 import { boolFlag, numberFlag, parseArgs, stringFlag } from '../args.js';
 import { readBoundedText } from '../input.js';
-import { lineCount, oneShotBackend, oneShotEngineFlags, optimizedWhileScoring } from '../one-shot.js';
+import { oneShotBackend, oneShotEngineFlags, optimizedWhileScoring } from '../one-shot.js';
 import { runtimeConfig } from '../../runtime/config.js';
 import { resolveScorer } from '../../scorers/registry.js';
 import type { Command } from '../main.js';
@@ -15,17 +15,6 @@ import type { Command } from '../main.js';
 const MAX_TRANSCRIPT_BYTES = 256 << 20;
 
 const usage = `ctxprune compact --in TRANSCRIPT.json|- --strategy ${COMPACTION_STRATEGIES.join('|')} --tokens N [--protected-tail N] [--scorer lexical|neural|auto] [--store DIR] [--json]`;
-
-/** Lines of a message's text content (a string, or the text parts of OpenAI's and Anthropic's content arrays). */
-function messageLines(m: unknown): number {
-  const c = m !== null && typeof m === 'object' ? (m as { content?: unknown }).content : undefined;
-  if (typeof c === 'string') return lineCount(c);
-  if (!Array.isArray(c)) return 0;
-  return c.reduce((n: number, part: unknown) => {
-    const p = part !== null && typeof part === 'object' ? (part as { text?: unknown; content?: unknown }) : {};
-    return n + (typeof p.text === 'string' ? lineCount(p.text) : typeof p.content === 'string' ? lineCount(p.content) : 0);
-  }, 0);
-}
 
 export const command: Command = {
   summary: 'compact an agent transcript ({"id","goal"?,"messages":[...]}, in ctxprune\'s, OpenAI\'s or Anthropic\'s message shape) to a token budget',
@@ -54,7 +43,8 @@ export const command: Command = {
     const scorer = stringFlag(args, 'scorer') ?? 'auto';
     // A process of its own (bin/ctxprune.js) starts as `prune` does: a short transcript scored on
     // the js executor (no onnxruntime start-up), V8 set for a short process (one-shot.ts).
-    oneShotBackend(Array.isArray(t.messages) ? t.messages.reduce((n: number, m: unknown) => n + messageLines(m), 0) : 0);
+    // Its lines: the newlines its JSON escapes (every message shape holds its text in strings).
+    oneShotBackend(raw.split('\\n').length);
     const noOpt = oneShotEngineFlags(raw.length);
     // A scorer that does not resolve here is passed by name: compact() says why in its degradations.
     const loaded = noOpt && scorer !== 'lexical' && runtimeConfig.backend === 'js' ? await resolveScorer(scorer).catch(() => null) : null;
