@@ -130,13 +130,15 @@ export async function rateUnits(
   ).catch(() => msgs.map(() => 0));
   const byName = named && named.weight > 0 ? named.scores(msgs) : [];
   const w = byName.some((x) => x > 0) ? named!.weight : 0;
-  const byTask = named && named.weight > 0 && named.taskNamed ? named.taskNamed(msgs) : [];
+  // The reads a user names: a floor of relevance (with the transcript's evidence on) and never the test-read factor.
+  const userNamed = named?.taskNamed && (named.weight > 0 || named.testReads) ? named.taskNamed(msgs) : [];
+  const byTask = named && named.weight > 0 ? userNamed : [];
   const byTerms = named?.goalTerms ? named.goalTerms(msgs) : [];
   const tests = named?.testReads ? named.testReads(msgs) : [];
   msgs.forEach((i, k) => {
     const rel = (1 - w) * docScores[k] + w * (byName[k] ?? 0);
     const whole = (byTask[k] ? Math.max(TASK_NAMED_FLOOR, rel) : rel) + (byTerms[k] ?? 0);
-    docRel.set(i, tests[k] && !byTask[k] ? TEST_READ_FACTOR * whole : whole);
+    docRel.set(i, tests[k] && !userNamed[k] ? TEST_READ_FACTOR * whole : whole);
   });
   scored.forEach((u, k) => {
     u.relevance = (1 - DOC_WEIGHT) * relevance[k] + DOC_WEIGHT * (docRel.get(u.msg) ?? 0);

@@ -279,5 +279,13 @@ describe('compaction: reads of tests, docs and fixtures (testReads)', () => {
     // Named by the task, the test keeps its rating.
     const named = await whole('Fix parseHeader for an empty header in parser.test.ts');
     expect(named.first['t-r2']).toBeGreaterThan(named.first['t-r1']);
+    // Also with the transcript's evidence off (mentionWeight 0, no floor): the same words said by
+    // the user name the test, said by the assistant they do not; only the named read keeps its rating.
+    const testRating = async (role: 'user' | 'assistant') => {
+      const t: Message[] = [{ id: 'x', role, content: 'Look at parser.test.ts.' }, ...transcript('Fix parseHeader for an empty header')];
+      const r = await compact(t, { strategy: 'task_aware', tokens: 60, tokenCounter: words, mentionWeight: 0, goal: 'Fix parseHeader for an empty header' });
+      return r.dump.blocks.find((b) => b.id === 't-r2#0')!.relevance!;
+    };
+    expect(await testRating('user')).toBeGreaterThan(await testRating('assistant'));
   });
 });
