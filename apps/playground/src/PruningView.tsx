@@ -581,6 +581,11 @@ export function PruningView({ active }: { active: boolean }) {
                   ignoreTrimWhitespace: false,
                   renderMarginRevertIcon: false,
                   renderIndicators: false,
+                  // The pruned text is the original's lines in order, with markers between: the
+                  // legacy line diff aligns it as well (fewer kept lines misaligned on 40 dev files ×
+                  // 3 ratios: 46 vs 95 of 12,094) at ~1/60 of the time (median 3.4 vs 225 ms, p95
+                  // 11 vs 979 ms), which a slider move otherwise waits for.
+                  diffAlgorithm: 'legacy',
                   originalAriaLabel: 'Original code, editable. Tab moves focus; press Control+M to make Tab indent.',
                   modifiedAriaLabel: 'Pruned code, read-only',
                   fixedOverflowWidgets: true,
