@@ -11,57 +11,65 @@ import { eRow, sRow, type Ctx, type Segment } from './analysis.js';
 import { BlockAnalysis } from './blocks.js';
 
 export abstract class CompoundAnalysis extends BlockAnalysis {
-  /** Flatten if/elif/else, try/catch/finally, ... into segments (header or clause line + body). */
+  /**
+   * Flatten if/elif/else, try/catch/finally, ... into segments (header or clause line + body).
+   * Clauses and `else if` alternatives nest one level per link of the chain, so the walk keeps its
+   * own stack: a generated else-if chain thousands of links long would overflow the call stack.
+   */
   private flatten(node: Node, row: number, segs: Segment[], ctx: Ctx, state: { cases: boolean }): void {
     const t = this.t;
-    let cur = row;
-    let afterElse = false;
-    const at = segs.length;
-    let own = false;
-    const kids = node.children;
-    const count = kids.length;
-    for (let i = 0; i < count; i++) {
-      const c = kids[i];
-      if (!c) continue;
-      const ct = typeOf(c);
-      if (!isNamedNode(c)) {
-        if (ct === 'else') {
-          cur = sRow(c);
-          afterElse = true;
+    const stack: FlattenFrame[] = [flattenFrame(node, row, segs.length)];
+    while (stack.length) {
+      const f = stack[stack.length - 1];
+      let descend: FlattenFrame | null = null;
+      while (f.i < f.kids.length && !descend) {
+        const i = f.i++;
+        const c = f.kids[i];
+        if (!c) continue;
+        const ct = typeOf(c);
+        if (!isNamedNode(c)) {
+          if (ct === 'else') {
+            f.cur = sRow(c);
+            f.afterElse = true;
+          }
+          continue;
         }
+        if (t.comments.has(ct)) {
+          if (sRow(c) > f.row) this.comment(c, ctx);
+          continue;
+        }
+        if (t.clauses.has(ct)) {
+          if (!state.cases) descend = flattenFrame(c, sRow(c), segs.length);
+          continue;
+        }
+        if (IF_TYPES.has(ct) && (f.afterElse || f.node.fieldNameForChild(i) === 'alternative')) {
+          descend = flattenFrame(c, f.cur, segs.length);
+          f.afterElse = false;
+          continue;
+        }
+        if (t.cases.has(ct)) {
+          state.cases = true;
+          continue;
+        }
+        if (t.blocks.has(ct) || f.afterElse || BODY_FIELDS.has(f.node.fieldNameForChild(i) ?? '')) {
+          segs.push({ row: f.cur, node: f.node, body: c });
+          f.own = true;
+          f.afterElse = false;
+          continue;
+        }
+      }
+      if (descend) {
+        stack.push(descend);
         continue;
       }
-      if (t.comments.has(ct)) {
-        if (sRow(c) > row) this.comment(c, ctx);
-        continue;
+      // A clause with no body of its own holds its statements directly (Ruby else, ensure): it is
+      // its own segment — unless it only wraps segments found inside it (`else if`), which are
+      // opened on their own; opening the clause too would walk the chain again at every level
+      // (exponential in the length of an else-if chain).
+      if (!f.own && segs.length === f.at && (t.clauses.has(typeOf(f.node)) || state.cases || typeOf(f.node) === 'begin')) {
+        segs.splice(f.at, 0, { row: f.row, node: f.node, body: f.node });
       }
-      if (t.clauses.has(ct)) {
-        if (state.cases) continue;
-        this.flatten(c, sRow(c), segs, ctx, state);
-        continue;
-      }
-      if (IF_TYPES.has(ct) && (afterElse || node.fieldNameForChild(i) === 'alternative')) {
-        this.flatten(c, cur, segs, ctx, state);
-        afterElse = false;
-        continue;
-      }
-      if (t.cases.has(ct)) {
-        state.cases = true;
-        continue;
-      }
-      if (t.blocks.has(ct) || afterElse || BODY_FIELDS.has(node.fieldNameForChild(i) ?? '')) {
-        segs.push({ row: cur, node, body: c });
-        own = true;
-        afterElse = false;
-        continue;
-      }
-    }
-    // A clause with no body of its own holds its statements directly (Ruby else, ensure): it is
-    // its own segment — unless it only wraps segments found inside it (`else if`), which are
-    // opened on their own; opening the clause too would walk the chain again at every level
-    // (exponential in the length of an else-if chain).
-    if (!own && segs.length === at && (t.clauses.has(typeOf(node)) || state.cases || typeOf(node) === 'begin')) {
-      segs.splice(at, 0, { row, node, body: node });
+      stack.pop();
     }
   }
 
@@ -187,4 +195,23 @@ export abstract class CompoundAnalysis extends BlockAnalysis {
     }
     this.firstBodyLine[row] = first;
   }
+}
+
+/** One node of CompoundAnalysis.flatten's walk: where it is among its children, and what it has seen. */
+interface FlattenFrame {
+  node: Node;
+  /** The row its segments start on (its header's, or the `else` before it). */
+  row: number;
+  kids: (Node | null)[];
+  i: number;
+  cur: number;
+  afterElse: boolean;
+  /** segs.length when it was entered. */
+  at: number;
+  /** Whether it pushed a segment of its own. */
+  own: boolean;
+}
+
+function flattenFrame(node: Node, row: number, at: number): FlattenFrame {
+  return { node, row, kids: node.children, i: 0, cur: row, afterElse: false, at, own: false };
 }

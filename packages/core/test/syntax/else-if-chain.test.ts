@@ -28,6 +28,30 @@ describe('else-if chains', () => {
   }
 });
 
+/** A generated chain thousands of links long: each link nests one level deeper in the tree. */
+describe('deep else-if chains', () => {
+  for (const [lang, head, link] of [
+    ['typescript', 'function f(x) {\n  if (x === 0) {\n    return 0;\n', (i: number) => `  } else if (x === ${i}) {\n    return ${i};\n`],
+    ['python', 'def f(x):\n    if x == 0:\n        return 0\n', (i: number) => `    elif x == ${i}:\n        return ${i}\n`],
+  ] as const) {
+    it(`${lang}: 4,000 links keep their structure (the walk does not overflow the call stack)`, async () => {
+      let src = head;
+      for (let i = 1; i < 4000; i++) src += link(i);
+      src += lang === 'python' ? '' : '  }\n}\n';
+      const lines = src.split('\n');
+      const st = await analyze(lines, lang);
+      const ifRow = lines.findIndex((l) => /^\s*if /.test(l));
+      const linkRows = lines.flatMap((l, i) => (/^\s*(} else if|elif) /.test(l) ? [i] : []));
+      expect(linkRows.length).toBe(3999);
+      expect(st.kind[ifRow]).toBe(LineKind.ControlHeader);
+      for (const r of [linkRows[0], linkRows[1999], linkRows[3998]]) {
+        expect(st.kind[r]).toBe(LineKind.Clause);
+        expect(st.companionGroup[r]).toBe(ifRow);
+      }
+    });
+  }
+});
+
 describe('work cap', () => {
   it('stops a runaway analysis with a typed error instead of hanging', async () => {
     const { parse } = await import('../../src/syntax/loader.js');
