@@ -182,6 +182,26 @@ describe('budget', () => {
       { code: 'BUDGET_TOO_SMALL', message: 'budget of 14 tokens is too small for one evidence unit (its lines plus their repair): returned what fits' },
     ]);
   });
+
+  it('a log of thousands of alike lines fills the budget it is given (it kept a tenth of it)', async () => {
+    // Every PASSED line scores alike: the decode keeps all of them or none, and the packer spends the rest.
+    const lines = Array.from({ length: 6000 }, (_, i) => `tests/test_money.py::test_case_${i} PASSED [${Math.floor(i / 60)}%]`);
+    lines.splice(
+      3000,
+      0,
+      'tests/test_money.py::test_rounded FAILED',
+      'E   AssertionError: assert Money(1.005).rounded() == Money(1.01)',
+      'money/core.py:88: in rounded',
+      '    return self.quantize(2)',
+    );
+    const text = lines.join('\n');
+    const r = await prune(text, { query: 'Money.rounded returns the wrong value for 1.005', ratio: 2, tokenCounter: counter });
+    expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);
+    expect(r.stats.outputTokens).toBeGreaterThan(0.98 * r.stats.budgetTokens);
+    expect(r.keptLines).toContain(3001);
+    expect(r.keptLines).toContain(3002);
+    expect(keptLinesOf(text, r)).toEqual(r.keptLines.map((n) => lines[n - 1]));
+  });
 });
 
 describe('elision style', () => {
