@@ -342,3 +342,41 @@ describe('repair: a lone empty bare block (C++)', () => {
     expect(await closeAndRender('c', [2])).toEqual({ kept: [0, 1, 2, 5, 8], errors: 0 });
   });
 });
+
+describe('repair: long else-if chains in a brace language', () => {
+  /** `function f(x) {`, a chain of `links` clauses (`if`, then `} else if`), its `}`, the function's `}`. */
+  function chain(links: number): string[] {
+    const lines = ['function f(x) {'];
+    for (let i = 0; i < links; i++) lines.push(`  ${i ? '} else ' : ''}if (x === ${i}) {`, `    return g${i}(x);`);
+    return [...lines, '  }', '}'];
+  }
+
+  async function closeAndRender(lines: string[], keepLine: number) {
+    const text = lines.join('\n') + '\n';
+    const st = await analyze(text, 'typescript');
+    const keep = new Uint8Array(st.lineCount);
+    const reason = new Uint8Array(st.lineCount);
+    keep[keepLine] = 1;
+    reason[keepLine] = Reason.Evidence;
+    repairKeepSet(keep, reason, st, options('typescript', { dependencies: false }), buildRepairIndex(st, splitLines(text), 'typescript'));
+    const { text: out } = renderKept(splitLines(text), keep, '//', '');
+    const tree = await parse('typescript', out);
+    try {
+      return { kept: [...keep].flatMap((k, i) => (k ? [i] : [])), errors: errorRows(tree).length };
+    } finally {
+      tree.delete();
+    }
+  }
+
+  it('a clause of a long chain keeps the head and the chain’s last `}`, not every clause around it', async () => {
+    // 12 links: line 1 is the `if`, clause k's header is line 2k+1, its body 2k+2; 25 is the chain's `}`.
+    const lines = chain(12);
+    expect(await closeAndRender(lines, 14)).toEqual({ kept: [0, 1, 13, 14, 25, 26], errors: 0 });
+  });
+
+  it('a chain shorter than LONG_CHAIN lines keeps the clauses around the kept one, as before', async () => {
+    // 3 links (`if`, two `else if`, `}`: 4 lines): the second clause's body keeps the clauses before and after it.
+    const lines = chain(3);
+    expect(await closeAndRender(lines, 4)).toEqual({ kept: [0, 1, 3, 4, 5, 7, 8], errors: 0 });
+  });
+});
