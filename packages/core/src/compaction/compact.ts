@@ -121,6 +121,14 @@ export async function compact(messages: Message[], options: CompactOptions): Pro
         g.goal,
         degraded,
       );
+      // What the protected messages could not use (a tail that is one long line can only be
+      // evicted) goes back to the older messages, chosen as the strategy chooses them.
+      const free = budget - fixed - sum(last, (i) => costOf(ctx, states, i));
+      if (free > 0 && evictable.length && [...evictable, ...small].every((i) => states[i].kind !== 'omitted')) {
+        for (const i of evictable) states[i] = { kind: 'full' };
+        if (opt.strategy === 'reactive') reactive(ctx, evictable, states, free);
+        else await scored(ctx, evictable, [], states, opt, options, free, dump, degraded, g);
+      }
     }
   }
   pairConsistency(ctx, states);

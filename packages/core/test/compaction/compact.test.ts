@@ -276,6 +276,24 @@ describe('protection', () => {
     ]);
   });
 
+  it('what a protected tail that could only be evicted leaves goes back to the older messages', async () => {
+    // t3 is one line of 200 words: it cannot be cut, so it is evicted (8). The rest then takes
+    // sys 5 + u2 7 + a3 2 + t3's placeholder 8 + u1, a1, a2 (12) + t1's and t2's placeholders (16) = 50,
+    // and 30 of the 80 are free: one read comes back whole (22 more than its placeholder), not both.
+    const ms = transcript();
+    ms[8] = { ...ms[8], content: Array.from({ length: 200 }, (_, i) => `w${i}`).join(' ') };
+    const tam = await compact(ms, opts({ strategy: 'task_aware_mig', tokens: 80 }));
+    expect(tam.messages.find((m) => m.id === 't1')!.content).toBe(PARSER);
+    expect(tam.evicted).toContain('t3');
+    expect(tam.tokensAfter).toBeLessThanOrEqual(80);
+    expect(tam.tokensAfter).toBe(sumTokens(tam.messages));
+    // reactive evicts the oldest tool output first, as always: t2 comes back.
+    const re = await compact(ms, opts({ strategy: 'reactive', tokens: 80 }));
+    expect(re.evicted).toEqual(['t1', 't3']);
+    expect(re.messages.find((m) => m.id === 't2')!.content).toBe(RENDER);
+    expect(re.tokensAfter).toBe(TOTAL - 4 + 200 - 30 - 200 + 2 * PLACEHOLDER); // 72
+  });
+
   it('protected (unpinned) messages over the budget give way: the budget holds', async () => {
     const r = await compact(transcript(), opts({ strategy: 'task_aware_mig', tokens: 10 }));
     expect(r.overBudget).toBe(false);
