@@ -126,6 +126,18 @@ describe('ctxprune compact', { timeout: 60_000 }, () => {
     expect(t.stdout.filter((l) => l.startsWith('note: '))).toEqual([`note: ${note}`]);
   });
 
+  it("takes a harness's bare messages array as well as the wrapped transcript", async () => {
+    const run = async (content: unknown) => {
+      const io = capture();
+      expect(await main(['compact', '--in', file(content), '--strategy', 'task_aware_mig', '--tokens', '460', '--json'], io)).toBe(0);
+      return JSON.parse(io.stdout.join('\n')) as { messages: unknown[]; dump: { goal: string } };
+    };
+    const wrapped = await run({ messages: transcript.messages });
+    const bare = await run(transcript.messages);
+    expect(bare.messages).toEqual(wrapped.messages);
+    expect(bare.dump.goal).toBe(wrapped.dump.goal);
+  });
+
   it('rejects an unknown strategy with the list of valid ones, and bad budgets and transcripts', async () => {
     const bad = async (argv: string[]) => {
       const io = capture();
@@ -141,6 +153,7 @@ describe('ctxprune compact', { timeout: 60_000 }, () => {
     expect((await bad(['--in', p, '--strategy', 'mig'])).err).toContain('--tokens N is required');
     expect((await bad(['--strategy', 'mig', '--tokens', '5'])).err).toContain('--in TRANSCRIPT.json is required');
     expect((await bad(['--in', file('{nope'), '--tokens', '5'])).err).toMatch(/is not JSON/);
+    expect((await bad(['--in', file('"text"'), '--tokens', '5'])).err).toContain('must hold the messages: an array, or an object');
     expect((await bad(['--in', file({ id: 'x', messages: [{ id: 'a', role: 'bot', content: '' }] }), '--tokens', '5'])).err).toContain(
       'messages[0].role must be one of system, user, assistant, tool (got "bot") [INVALID_OPTION]',
     );

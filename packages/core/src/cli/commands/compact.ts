@@ -17,7 +17,8 @@ const MAX_TRANSCRIPT_BYTES = 256 << 20;
 const usage = `ctxprune compact --in TRANSCRIPT.json|- --strategy ${COMPACTION_STRATEGIES.join('|')} --tokens N [--protected-tail N] [--scorer lexical|neural|auto] [--store DIR] [--json]`;
 
 export const command: Command = {
-  summary: 'compact an agent transcript ({"id","goal"?,"messages":[...]}, in ctxprune\'s, OpenAI\'s or Anthropic\'s message shape) to a token budget',
+  summary:
+    'compact an agent transcript (a messages array, or {"id"?,"goal"?,"messages":[...]}; in ctxprune\'s, OpenAI\'s or Anthropic\'s message shape) to a token budget',
   usage,
   async run(argv, io) {
     const args = parseArgs(argv, ['json'], ['in', 'strategy', 'tokens', 'protected-tail', 'scorer', 'store']);
@@ -34,10 +35,11 @@ export const command: Command = {
     } catch (e) {
       throw new CtxpruneError('INVALID_OPTION', `${inPath} is not JSON: ${e instanceof Error ? e.message : String(e)}`);
     }
-    if (transcript === null || typeof transcript !== 'object' || Array.isArray(transcript)) {
-      throw new CtxpruneError('INVALID_OPTION', `${inPath} must hold an object {"id", "goal"?, "messages": [...]}`);
+    if (transcript === null || typeof transcript !== 'object') {
+      throw new CtxpruneError('INVALID_OPTION', `${inPath} must hold the messages: an array, or an object {"id"?, "goal"?, "messages": [...]}`);
     }
-    const t = transcript as { id?: unknown; goal?: unknown; messages?: unknown };
+    // A harness's own messages array (OpenAI, Anthropic or ctxprune shape) as it is, or wrapped with a goal.
+    const t = (Array.isArray(transcript) ? { messages: transcript } : transcript) as { id?: unknown; goal?: unknown; messages?: unknown };
     if (t.goal !== undefined && typeof t.goal !== 'string') throw new CtxpruneError('INVALID_OPTION', `"goal" in ${inPath} must be a string`);
     // The cuts by the trained model by default, as `ctxprune prune`; `auto` falls back to the lexical scorer and says why (dump.cutScorers).
     const scorer = stringFlag(args, 'scorer') ?? 'auto';
