@@ -247,6 +247,15 @@ function unitOf(ctx: SelectionContext, c: number, budget: number): Unit {
   return unit;
 }
 
+/** `a` with room for `size` entries, the new ones set to `fill` (`a` itself when it has the room). */
+function grown<A extends Uint8Array | Float64Array>(a: A, size: number, fill: number): A {
+  if (a.length >= size) return a;
+  const b = new (a.constructor as new (n: number) => A)(size);
+  b.set(a);
+  b.fill(fill, a.length);
+  return b;
+}
+
 /** Keep a unit's lines; lines already kept keep their reason. */
 function addUnit(keep: Uint8Array, reason: Uint8Array, unit: Unit): void {
   const { lines, reasons } = unit;
@@ -293,12 +302,23 @@ function* packSteps(ctx: SelectionContext, start: Selection, budget: number, cac
   const units: Unit[] = [];
   const total = cand.length;
   const readers: (number[] | undefined)[] = new Array<number[] | undefined>(n);
+  // Per unit, grown with each batch: whether it can still join, its score and cost as last
+  // evaluated, and whether a line it reads changed since.
+  let alive = new Uint8Array(0);
+  let score = new Float64Array(0);
+  let unitCost = new Float64Array(0);
+  let stale = new Uint8Array(0);
   let built = 0;
   /** Units before this index are all taken or spent: the step's search starts here. */
   let batchStart = 0;
   function* buildBatch(): Steps<void> {
     batchStart = units.length;
     const end = Math.min(total, built + MAX_UNITS);
+    const room = batchStart + end - built;
+    alive = grown(alive, room, 1);
+    score = grown(score, room, 0);
+    unitCost = grown(unitCost, room, 0);
+    stale = grown(stale, room, 1);
     for (let k = built; k < end; k++) {
       if (k % 64 === 63) yield;
       const unit = unitOf(ctx, cand[k], budget);
@@ -328,11 +348,6 @@ function* packSteps(ctx: SelectionContext, start: Selection, budget: number, cac
   // adding a unit changes only the units that read one of its new lines: each unit's score is
   // kept and made again only then (the same choices as making every score at every step, which
   // cost a step O(units × their lines): the half-budget start packs hundreds of units).
-  // Sized for every candidate; only the built units' entries are read.
-  const alive = new Uint8Array(total).fill(1);
-  const score = new Float64Array(total);
-  const unitCost = new Float64Array(total);
-  const stale = new Uint8Array(total).fill(1);
   const evaluate = (u: number): void => {
     stale[u] = 0;
     const L = units[u].lines;

@@ -83,7 +83,15 @@ export interface RepairIndex {
    * only that block, empty, does not parse (GrammarTable.loneBlockNeedsBody); null: no such rule.
    */
   bareBlock: Uint8Array | null;
+  /**
+   * For each member of a chain of at least LONG_CHAIN lines (an `if` with its clauses and last
+   * closer, a `try` with its handlers), the line that closes the whole chain; else -1. See chainCloser.
+   */
+  chainEnd: Int32Array;
 }
+
+/** Chains of this many lines or more are closed by their last line (chainCloser). */
+const LONG_CHAIN = 8;
 
 const TRY_HEAD = /^\s*(?:\}\s*)?(?:try|begin)\b/;
 /** A line that is only a block's `{` (and a comment). */
@@ -132,36 +140,34 @@ export function buildRepairIndex(st: FileStructure, lines: string[], language: L
     }
   }
   const container = table?.membersStandAlone === true ? null : (st.classLike ?? null);
-  return { companions, opener, needsHandler, headerSpan, needsBody, openTag, container, bareBlock };
+  const chainEnd = new Int32Array(st.lineCount).fill(-1);
+  for (const members of companions.values()) {
+    if (members.length < LONG_CHAIN) continue;
+    const last = members[members.length - 1];
+    const end = st.blockEnd[last] >= 0 ? st.closer[last] : last;
+    for (const m of members) chainEnd[m] = end;
+  }
+  return { companions, opener, needsHandler, headerSpan, needsBody, openTag, container, bareBlock, chainEnd };
 }
 
 /**
  * The line that closes header `l`'s block in the output. In a brace language a chain of clauses
  * closes each block with the next clause's `} else if (…) {` (`} catch (e) {`), which opens a
  * block of its own: closing with it would bring every later clause in, so that a 50-link
- * else-if chain was kept whole or not at all. A clause's block is closed by the chain's last
- * line instead; the clauses between are elided (a comment), and the braces still balance.
+ * else-if chain was kept whole or not at all. In a long chain (RepairIndex.chainEnd) a clause's
+ * block is closed by the chain's last line instead; the clauses between are elided (a comment),
+ * and the braces still balance. A shorter chain keeps its clauses as before: on the validation
+ * corpus closing every chain early cost TypeScript 0.007 at 8x (other cuts of the same budget).
  */
 function chainCloser(st: FileStructure, index: RepairIndex, l: number): number {
   const c = st.closer[l];
-  if (c < 0 || c === l || st.blockEnd[c] < 0 || !longChain(st, index, l, c)) return c;
-  const members = index.companions.get(st.companionGroup[l])!;
-  const last = members[members.length - 1];
-  return st.blockEnd[last] >= 0 ? st.closer[last] : last;
+  return c >= 0 && c !== l && st.blockEnd[c] >= 0 && sameLongChain(st, index, l, c) ? index.chainEnd[l] : c;
 }
 
-/**
- * Whether `a` and `b` are members of one chain of at least LONG_CHAIN lines (the head, its
- * clauses and its last closer). A shorter chain keeps its clauses as before: on the validation
- * corpus closing every chain early cost TypeScript 0.007 at 8x (other cuts of the same budget).
- */
-function longChain(st: FileStructure, index: RepairIndex, a: number, b: number): boolean {
-  const g = st.companionGroup[a];
-  return g >= 0 && st.companionGroup[b] === g && (index.companions.get(g)?.length ?? 0) >= LONG_CHAIN;
+/** Whether `a` and `b` are members of one chain of at least LONG_CHAIN lines. */
+function sameLongChain(st: FileStructure, index: RepairIndex, a: number, b: number): boolean {
+  return index.chainEnd[a] >= 0 && st.companionGroup[b] === st.companionGroup[a];
 }
-
-/** Chains of this many lines or more are closed by their last line (chainCloser). */
-const LONG_CHAIN = 8;
 
 /**
  * Extends `keep` in place (1 = kept) and records why each added line joined in `reason`.
@@ -265,7 +271,7 @@ export function* repairSteps(
       // A clause that opens with the `}` of the clause before it (`} else if (…) {`) is balanced
       // by the statement's head, which the companions below keep: not by that clause.
       const o = index.opener[l];
-      if (!(o >= 0 && longChain(st, index, l, o))) add(o, Reason.Repair);
+      if (!(o >= 0 && sameLongChain(st, index, l, o))) add(o, Reason.Repair);
       add(index.openTag[l], Reason.Repair);
       // Companions, as few as keep the statement valid: a later clause (else, except, catch)
       // needs the statement's head; a `try` head needs one handler.
