@@ -53,6 +53,9 @@ export abstract class AnalysisState {
   /** Statements visited so far, and the cap (see analyzeTree). */
   visits = 0;
   maxVisits = Number.POSITIVE_INFINITY;
+  /** How many statements the walk is inside now, and the walks of those too deep to take now (statements.ts). */
+  depth = 0;
+  readonly deferred: (() => void)[] = [];
   readonly t: GrammarTable;
   readonly kind: Uint8Array;
   readonly parent: Int32Array;

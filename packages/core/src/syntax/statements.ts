@@ -13,6 +13,9 @@ import { eRow, sRow, type Ctx } from './analysis.js';
 import { CompoundAnalysis } from './compound.js';
 import { InnerSearch } from './inner.js';
 
+/** Statements nested deeper than this are walked later from the top (Analyzer.statement): ~5 stack frames a level. */
+export const MAX_WALK_DEPTH = 128;
+
 export class Analyzer extends CompoundAnalysis {
   readonly inner: InnerSearch;
 
@@ -59,7 +62,26 @@ export class Analyzer extends CompoundAnalysis {
     if (own) this.addSpan(s, e);
   }
 
+  /**
+   * One statement. Deeper than MAX_WALK_DEPTH statements (definitions nested a thousand deep)
+   * it waits in `deferred` and is walked from the top after its run (structure.ts), so that the
+   * walk's recursion never outgrows the stack; it is nothing but a statement to its callers, so
+   * the order is all that changes, and only past a depth no real file reaches.
+   */
   statement(c: Node, ctx: Ctx, spanStart = -1): void {
+    if (this.depth >= MAX_WALK_DEPTH) {
+      this.deferred.push(() => this.statement(c, ctx, spanStart));
+      return;
+    }
+    this.depth++;
+    try {
+      this.statementHere(c, ctx, spanStart);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private statementHere(c: Node, ctx: Ctx, spanStart: number): void {
     // A work cap, so that no input can make the analysis hang: past it, callers fall back to
     // the indentation structure (prune() says so in stats.degraded).
     if (++this.visits > this.maxVisits) {

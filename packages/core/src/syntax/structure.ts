@@ -119,6 +119,12 @@ function* analyzeSteps(tree: Tree, lang: LanguageId, lineCount: number, lines: s
     a.walkChildren(children.slice(i, j), ctx);
     i = j;
     yield;
+    // Statements nested too deep for one walk, each from the top (it may defer more of its own).
+    for (let k = 0; k < a.deferred.length; k++) {
+      a.deferred[k]();
+      if (k % RUN === RUN - 1) yield;
+    }
+    a.deferred.length = 0;
   }
   // The lines as the parser saw them, where recovery (recovery.ts) may have blanked some: directives.ts.
   const parsed = a.t.directives && ls === lines ? linesOf(tree, lineCount) : undefined;
