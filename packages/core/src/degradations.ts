@@ -11,9 +11,9 @@ export const DEGRADATION_CODES = {
   NO_GRAMMAR: 'a data or style format without a grammar (JSON, YAML, TOML, CSS, …): pruned line by line, its brackets kept balanced',
   TOO_LARGE_TO_PARSE: 'input too large or minified to parse: structure from indentation, no syntax repair',
   SYNTAX_UNAVAILABLE: 'the grammar could not be loaded or run: structure from indentation, no syntax repair',
-  EMPTY_QUERY: 'no query: the outline (imports, definitions) that fits is kept',
+  EMPTY_QUERY: 'no query: the outline (imports, definitions, their comments) is kept first, then the lines around it, up to the budget',
   QUERY_UNMATCHED:
-    'nothing in the input matches the query (no word of it of two or more letters that is not a stopword, no name or location of it occurs): the outline that fits is kept, as for an empty query',
+    'nothing in the input matches the query (no word of it of two or more letters that is not a stopword, no name or location of it occurs): kept as for an empty query, the outline first, then the lines around it, up to the budget',
   QUERY_TRUNCATED: 'a query over 20,000 characters: only its beginning was used',
   SCORER_FALLBACK: "the scorer could not use its model's output: the lexical scorer scored this input",
   TOO_LARGE_FOR_MODEL: 'more lines than the model scores in time (over 50,000): the lexical scorer scored this input',

@@ -105,7 +105,10 @@ export async function preparePrune(text: string, options: PruneOptions): Promise
   const query = options.query ?? '';
   if (typeof query !== 'string') throw new CtxpruneError('INVALID_OPTION', `query must be a string, got ${typeof query}`);
   const degraded: Degradation[] = [];
-  if (query.trim() === '') degraded.push(degradation('EMPTY_QUERY', 'empty query: kept the outline (imports, definitions) that fits'));
+  if (query.trim() === '')
+    degraded.push(
+      degradation('EMPTY_QUERY', 'empty query: kept the outline (imports, definitions, their comments) first, then the lines around it, up to the budget'),
+    );
   if (query.length > 20_000) degraded.push(degradation('QUERY_TRUNCATED', `query of ${query.length} characters: only its first 20,000 were used`));
   // Fail fast on a bad budget before loading anything.
   resolveBudget(options, 1);
@@ -137,14 +140,14 @@ export async function preparePrune(text: string, options: PruneOptions): Promise
   const tuning = options.tuning ?? {};
   const rubrics = withReportClues(ablate(scored, options), query, lines, st, options.fileName, tuning.clueWeight);
   // A query none of whose terms, names or locations occur (the scorer finds no evidence and no
-  // clue of the query tells a line apart) gets what an empty one gets, the outline that fits:
+  // clue of the query tells a line apart) gets what an empty one gets, the outline first:
   // said, so that a caller does not read the outline as an answer. With under two non-blank lines
   // there is no outline to choose: nothing said.
   if (query.trim() !== '' && scored.documentScore === 0 && isFlat(rubrics.heads[0]) && nonBlankAtLeast(lines, 2)) {
     degraded.push(
       degradation(
         'QUERY_UNMATCHED',
-        'nothing in the input matches the query (no word of it of two or more letters that is not a stopword, no name or location of it occurs): kept the outline (imports, definitions) that fits',
+        'nothing in the input matches the query (no word of it of two or more letters that is not a stopword, no name or location of it occurs): kept the outline (imports, definitions, their comments) first, then the lines around it, up to the budget',
       ),
     );
   }

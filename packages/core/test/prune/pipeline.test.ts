@@ -329,7 +329,12 @@ describe('bad input', () => {
 
   it('an empty query keeps the outline and says so', async () => {
     const r = await prune(sample('rate_limiter.py'), { query: '', ratio: 4, fileName: 'a.py', tokenCounter: counter });
-    expect(r.stats.degraded).toEqual([{ code: 'EMPTY_QUERY', message: 'empty query: kept the outline (imports, definitions) that fits' }]);
+    expect(r.stats.degraded).toEqual([
+      {
+        code: 'EMPTY_QUERY',
+        message: 'empty query: kept the outline (imports, definitions, their comments) first, then the lines around it, up to the budget',
+      },
+    ]);
     expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);
     expect(r.keptLines.length).toBeGreaterThan(0);
   });
@@ -342,7 +347,7 @@ describe('bad input', () => {
       {
         code: 'QUERY_UNMATCHED',
         message:
-          'nothing in the input matches the query (no word of it of two or more letters that is not a stopword, no name or location of it occurs): kept the outline (imports, definitions) that fits',
+          'nothing in the input matches the query (no word of it of two or more letters that is not a stopword, no name or location of it occurs): kept the outline (imports, definitions, their comments) first, then the lines around it, up to the budget',
       },
     ]);
     expect(unmatched.keptLines).toEqual(empty.keptLines);
