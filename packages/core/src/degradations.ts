@@ -19,7 +19,8 @@ export const DEGRADATION_CODES = {
   TOO_LARGE_FOR_MODEL: 'more lines than the model scores in time (over 50,000): the lexical scorer scored this input',
   MODEL_UNAVAILABLE: "the scorer 'auto' could not load the model (missing asset, runtime that failed to start): the lexical scorer scored this input",
   BUDGET_BELOW_MARKER: 'a budget below even one elision marker: the text returned is empty',
-  BUDGET_TOO_SMALL: 'a budget too small for one evidence unit (its lines plus their repair): what fits is returned',
+  BUDGET_TOO_SMALL:
+    'a budget too small for one evidence unit (its lines plus their repair): what fits is returned; where the best line fits alone, it is kept with fewer of the lines around it (no enclosing headers)',
   INVALID_UTF8: 'the input read from a file or stdin was not valid UTF-8: invalid sequences read as U+FFFD',
 } as const;
 

@@ -247,6 +247,18 @@ function unitOf(ctx: SelectionContext, c: number, budget: number): Unit {
   return unit;
 }
 
+/**
+ * The line the budget most wants (the highest value among the lines the semantic rubric leads)
+ * when the fit left it out because its unit (it and its repair) costs more than the whole budget
+ * while the line alone does not; else -1. Units are built under `ctx.repair` as it is now.
+ */
+export function bestLineOutOfReach(ctx: SelectionContext, keep: Uint8Array, budget: number): number {
+  let best = -1;
+  for (let t = 0; t < ctx.value.length; t++) if (ctx.evidenceLed[t] && ctx.costs[t] > 0 && (best < 0 || ctx.value[t] > ctx.value[best])) best = t;
+  if (best < 0 || keep[best] || ctx.costs[best] > budget) return -1;
+  return unitOf(ctx, best, budget).cost > budget ? best : -1;
+}
+
 /** `a` with room for `size` entries, the new ones set to `fill` (`a` itself when it has the room). */
 function grown<A extends Uint8Array | Float64Array>(a: A, size: number, fill: number): A {
   if (a.length >= size) return a;

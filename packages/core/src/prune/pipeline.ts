@@ -19,7 +19,7 @@ import { evidenceValue, type Selection, type SelectionContext } from './budget.j
 import { checkpoint } from './checkpoint.js';
 import { withReportClues } from './clues.js';
 import { explainLines, lazyLines } from './explain.js';
-import { fitVerified } from './fit-verified.js';
+import { fitBestLineFirst, fitVerified } from './fit-verified.js';
 import { unnamedImports } from './imports.js';
 import { decodePolicy } from './policy.js';
 import { Reason } from './reasons.js';
@@ -266,6 +266,7 @@ async function pruneAt(options: PruneOptions, p: Prepared): Promise<PruneResult>
   let outTokens: number;
   let repair: PruneStats['repair'] = options.ablation?.noRepair ? 'disabled' : syn.parsed ? 'ok' : 'skipped';
   let outputParseOk: boolean | null = syn.parsed ? st.errorCount === 0 : null;
+  let lessRepair = false;
   if (originalTokens <= budget) {
     const keep = new Uint8Array(n).fill(1);
     const reason = new Uint8Array(n);
@@ -274,7 +275,16 @@ async function pruneAt(options: PruneOptions, p: Prepared): Promise<PruneResult>
     textOut = text;
     outTokens = originalTokens;
   } else {
-    const fitted = await fitVerified(ctx, budget, markerCache, syn, st.errorCount, cp);
+    const job = { ctx, budget, cache: markerCache, syn, inputErrors: st.errorCount, cp };
+    let fitted = await fitVerified(job);
+    if (fitted && query.trim() !== '' && scored.documentScore > 0) {
+      // The line the budget most wants left out because its repair alone does not fit.
+      const better = await fitBestLineFirst(job, fitted.selection);
+      if (better) {
+        fitted = better;
+        lessRepair = true;
+      }
+    }
     if (fitted) {
       selection = fitted.selection;
       textOut = fitted.rendered.text;
@@ -303,6 +313,13 @@ async function pruneAt(options: PruneOptions, p: Prepared): Promise<PruneResult>
   if (fit === 'none' || (fit === 'fits' && scored.documentScore > 0)) {
     degraded.push(
       degradation('BUDGET_TOO_SMALL', `budget of ${budget} tokens is too small for one evidence unit (its lines plus their repair): returned what fits`),
+    );
+  } else if (lessRepair) {
+    degraded.push(
+      degradation(
+        'BUDGET_TOO_SMALL',
+        `budget of ${budget} tokens is too small for one evidence unit (its lines plus their repair): kept its best line with fewer of the lines around it`,
+      ),
     );
   }
 

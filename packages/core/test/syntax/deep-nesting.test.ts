@@ -78,4 +78,15 @@ describe('definitions nested thousands deep', () => {
     const out = r.text.split('\n');
     outputOrigin(r.keptLines, lines.length - 1).forEach((t, k) => expect(t < 0 ? out[k].includes('…') : out[k] === lines[t]).toBe(true));
   }, 60_000);
+
+  it('a line whose headers and closers alone exceed the budget is kept without them, and said', async () => {
+    const { lines, inner } = nestedFunctions(300);
+    const r = await prune(lines.join('\n'), { query: 'retry after', language: 'typescript', ratio: 4, scorer: 'lexical' });
+    expect(r.keptLines).toContain(inner + 1);
+    expect(r.stats.outputTokens).toBeLessThanOrEqual(r.stats.budgetTokens);
+    // Bare repair still closes every brace the line sits in: the output parses.
+    expect(r.stats.outputParseOk).toBe(true);
+    const said = r.stats.degraded.find((d) => d.code === 'BUDGET_TOO_SMALL');
+    expect(said?.message).toMatch(/kept its best line with fewer of the lines around it/);
+  }, 60_000);
 });
