@@ -44,7 +44,17 @@ export { fuseEmissions, RUBRICS } from './crf/rubrics.js';
 export type { RubricEmissions } from './crf/rubrics.js';
 
 // Agent-history compaction (reactive, task-aware, MIG, task-aware + MIG).
-export { compact, compactChat, OverflowStore, readOverflow, validateMessages, COMPACTION_STRATEGIES, GOAL_PROMPT } from './compaction/index.js';
+export {
+  compact,
+  compactChat,
+  createPreparationCache,
+  PreparationCache,
+  OverflowStore,
+  readOverflow,
+  validateMessages,
+  COMPACTION_STRATEGIES,
+  GOAL_PROMPT,
+} from './compaction/index.js';
 export type {
   Message,
   Role,
@@ -62,6 +72,7 @@ export type {
   ChatShape,
   CompactChatResult,
   OverflowEntry,
+  PreparationCacheOptions,
 } from './compaction/index.js';
 export type { GroupScore } from './select/index.js';
 

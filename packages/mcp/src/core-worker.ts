@@ -3,7 +3,17 @@
  * scorer the server was started with (resolved here once, the lexical scorer when it cannot load).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { compact, loadDefaultTokenCounter, prune, resolveScorer, type CompactOptions, type Message, type PruneOptions, type Scorer } from '@ctxprune/core';
+import {
+  compact,
+  createPreparationCache,
+  loadDefaultTokenCounter,
+  prune,
+  resolveScorer,
+  type CompactOptions,
+  type Message,
+  type PruneOptions,
+  type Scorer,
+} from '@ctxprune/core';
 import { configureFromEnvironment, packDirectory } from '@ctxprune/core/node';
 import { locateJob, type LocateJobOptions } from './locate.js';
 import type { PackJobOptions } from './pool.js';
@@ -15,6 +25,12 @@ configureFromEnvironment(process.env);
 const name = (workerData as { scorer: 'auto' | 'neural' | 'lexical' }).scorer;
 let sc: Promise<Scorer | 'lexical'> | null = null;
 const scorer = () => (sc ??= name === 'lexical' ? Promise.resolve('lexical' as const) : resolveScorer(name).catch(() => 'lexical' as const));
+
+/**
+ * compact_history's preparations across calls (the pool sends every compaction to the worker that
+ * made the last one while it is idle): an agent that compacts each turn re-cuts the same reads.
+ */
+const preparations = createPreparationCache();
 
 type Job =
   | { id: number; op: 'warm' }
@@ -38,7 +54,7 @@ async function run(job: Job): Promise<void> {
     } else if (job.op === 'search') {
       value = await searchJob(job.options);
     } else {
-      const r = await compact(job.messages, { ...job.options, scorer: await scorer() });
+      const r = await compact(job.messages, { ...job.options, scorer: await scorer(), preparations });
       // The store is a class: its entries travel, in order, and are put back on the other side.
       value = { ...r, store: Object.values(r.store.toJSON()) };
     }

@@ -3,7 +3,8 @@
  * no request, however heavy (a 2 MiB file, a 4,000,000-character transcript, a pack of a large
  * tree), keeps the server from reading and answering the next one: the main thread only parses
  * messages, reads files and formats results. A pack goes, when it can, to the worker that last
- * packed the same directory (its index is cached there while no file changes). Two workers are started (and warmed: tokenizer and scorer loaded) with the pool;
+ * packed the same directory (its index is cached there while no file changes), and a compaction to
+ * the worker that made the last one (its preparations are kept there: core-worker.ts). Two workers are started (and warmed: tokenizer and scorer loaded) with the pool;
  * more, up to `max`, when all are busy; past that, calls queue. A call over `callTimeoutMs` has its
  * worker terminated (a synchronous loop cannot be interrupted otherwise) and fails, which the tools
  * turn into their fail-open answers.
@@ -51,7 +52,8 @@ export interface CorePool {
 interface Slot {
   worker: Worker;
   busy: boolean;
-  /** Directories this worker packed last (its index cache). */ packed: Set<string>;
+  /** What this worker holds in its caches: the directories it packed last, COMPACTION for compaction's preparations. */
+  holds: Set<string>;
 }
 interface Pending {
   resolve: (v: unknown) => void;
@@ -59,6 +61,9 @@ interface Pending {
   timer?: ReturnType<typeof setTimeout>;
   slot: Slot;
 }
+
+/** The affinity of compactions (no directory path starts with a NUL). */
+const COMPACTION = '\0compaction';
 
 export function createCorePool(opts: CorePoolOptions): CorePool {
   const max = Math.max(1, opts.max ?? 4);
@@ -89,7 +94,7 @@ export function createCorePool(opts: CorePoolOptions): CorePool {
   function spawn(): Slot {
     const worker = new Worker(new URL('./core-worker.js', import.meta.url), { workerData: { scorer: opts.scorer } });
     worker.unref(); // never keeps the process alive: the server ends when stdin does
-    const slot: Slot = { worker, busy: false, packed: new Set() };
+    const slot: Slot = { worker, busy: false, holds: new Set() };
     worker.on('message', (m: { id: number; ok: boolean; value?: unknown; message?: string; code?: string }) => {
       const p = pending.get(m.id);
       if (!p) return;
@@ -110,11 +115,11 @@ export function createCorePool(opts: CorePoolOptions): CorePool {
     return slot;
   }
 
-  /** An idle worker (one that packed `dir`, if idle; spawning one when all are busy and fewer than `max` run), or wait for one. */
-  async function acquire(dir?: string): Promise<Slot> {
+  /** An idle worker (one that holds `affinity`, if idle; spawning one when all are busy and fewer than `max` run), or wait for one. */
+  async function acquire(affinity?: string): Promise<Slot> {
     for (;;) {
       if (closed) throw new Error('the server is closing');
-      const idle = (dir !== undefined && slots.find((s) => !s.busy && s.packed.has(dir))) || slots.find((s) => !s.busy);
+      const idle = (affinity !== undefined && slots.find((s) => !s.busy && s.holds.has(affinity))) || slots.find((s) => !s.busy);
       if (idle) return idle;
       if (slots.length < max) {
         // A fresh worker warms first; it is used as soon as it is free.
@@ -124,12 +129,12 @@ export function createCorePool(opts: CorePoolOptions): CorePool {
     }
   }
 
-  async function call<T>(job: Record<string, unknown>, dir?: string): Promise<T> {
-    const slot = await acquire(dir);
+  async function call<T>(job: Record<string, unknown>, affinity?: string): Promise<T> {
+    const slot = await acquire(affinity);
     slot.busy = true;
-    if (dir !== undefined) {
-      for (const s of slots) s.packed.delete(dir);
-      slot.packed.add(dir);
+    if (affinity !== undefined) {
+      for (const s of slots) s.holds.delete(affinity);
+      slot.holds.add(affinity);
     }
     const id = nextId++;
     return new Promise<T>((resolve, reject) => {
@@ -149,7 +154,10 @@ export function createCorePool(opts: CorePoolOptions): CorePool {
   return {
     prune: (text, options) => call<PruneResult>({ op: 'prune', text, options }),
     async compact(messages, options) {
-      const r = await call<Omit<CompactResult, 'store'> & { store: { messageId: string; content: string }[] }>({ op: 'compact', messages, options });
+      const r = await call<Omit<CompactResult, 'store'> & { store: { messageId: string; content: string }[] }>(
+        { op: 'compact', messages, options },
+        COMPACTION,
+      );
       const store = new OverflowStore();
       for (const e of r.store) store.put(e.messageId, e.content);
       return { ...r, store };

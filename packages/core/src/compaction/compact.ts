@@ -24,6 +24,7 @@
 import { degradation, noteOnce, type CompactionDegradation } from '../degradations.js';
 import { checkedCounter, loadDefaultTokenCounter } from '../text/tokens.js';
 import { evictedPlaceholder } from './blocks.js';
+import { preparationPrefix } from './cuts.js';
 import { fitLast } from './fit-last.js';
 import { resolveGoal } from './goal.js';
 import { pairConsistency, pairsOf } from './pairs.js';
@@ -53,7 +54,14 @@ export async function compact(messages: Message[], options: CompactOptions): Pro
     placeholderCost: messages.map((m, i) => counter.count(evictedPlaceholder(m, keys[i]))),
     protectedBy: protection(messages, opt.protectedTail, pairs),
     pairs,
-    cut: { counter, scorer: options.scorer, degraded, used: [], prepared: new Map() },
+    cut: {
+      counter,
+      scorer: options.scorer,
+      degraded,
+      used: [],
+      prepared: new Map(),
+      ...(options.preparations ? { shared: { cache: options.preparations, prefix: preparationPrefix(options.scorer, options.tokenCounter) } } : {}),
+    },
   };
   const total = tokens.reduce((a, b) => a + b, 0);
   const sum = (ix: number[], f: (i: number) => number) => ix.reduce((a, i) => a + f(i), 0);

@@ -9,6 +9,7 @@ import type { PreparedPrune } from '../prune/pipeline.js';
 import { describeScorer, type Scorer } from '../scorers/types.js';
 import { lineCount, splitLines } from '../text/lines.js';
 import type { TokenCounter } from '../text/tokens.js';
+import { identityOf, type PreparationCache } from './preparations.js';
 import type { CompactOptions, Message } from './types.js';
 
 export interface Cut {
@@ -53,6 +54,14 @@ export interface CutContext {
   prepared: Map<string, Promise<PreparedPrune>>;
   /** `scorer` resolved once (null when it does not resolve: prune() is then given it as it is, and says why). */
   resolved?: Promise<Scorer | null>;
+  /** The caller's cache across calls (CompactOptions.preparations), and what its keys start with: the scorer and the tokenizer. */
+  shared?: { cache: PreparationCache; prefix: string };
+}
+
+/** What a cross-call key starts with: the scorer and the tokenizer a preparation was made with. */
+export function preparationPrefix(scorer: CompactOptions['scorer'], tokenCounter: CompactOptions['tokenCounter']): string {
+  const s = scorer === undefined ? 'default' : typeof scorer === 'string' ? scorer : identityOf(scorer);
+  return `${s}\0${tokenCounter === undefined ? 'o200k_base' : identityOf(tokenCounter)}`;
 }
 
 /** Message m prepared once per query, with `ctx.scorer` resolved once as prune() resolves it. */
@@ -62,12 +71,17 @@ async function preparedFor(ctx: CutContext, m: Message, key: string, query: stri
   if (!prepared) {
     const { preparePrune, scorerOf } = await import('../prune/pipeline.js');
     const resolved = await (ctx.resolved ??= scorerOf(ctx.scorer).catch(() => null));
-    prepared = preparePrune(m.content, {
-      query,
-      tokenCounter: ctx.counter,
-      ...(fileName ? { fileName } : {}),
-      ...(resolved ? { scorer: resolved } : ctx.scorer !== undefined ? { scorer: ctx.scorer } : {}),
-    });
+    const prepare = () =>
+      preparePrune(m.content, {
+        query,
+        tokenCounter: ctx.counter,
+        ...(fileName ? { fileName } : {}),
+        ...(resolved ? { scorer: resolved } : ctx.scorer !== undefined ? { scorer: ctx.scorer } : {}),
+      });
+    const shared = ctx.shared;
+    prepared = shared
+      ? shared.cache.obtain(`${shared.prefix}\0${fileName ?? ''}\0${query}\0${key}`, m.content, lineCount(splitLines(m.content)), prepare)
+      : prepare();
     ctx.prepared.set(memoKey, prepared);
   }
   return prepared;

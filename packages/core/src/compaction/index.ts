@@ -8,6 +8,8 @@ export { resolveGoal, goalPrompt, latestUserIndex } from './goal.js';
 export { lexicalRelevance, normalizeScores } from './relevance.js';
 export { evictedPlaceholder } from './blocks.js';
 export { cutFooter, pathArgument } from './cuts.js';
+export { createPreparationCache, PreparationCache } from './preparations.js';
+export type { PreparationCacheOptions } from './preparations.js';
 export { validateMessages, validateOptions, parseStrategy } from './validate.js';
 export { COMPACTION_STRATEGIES, GOAL_PROMPT } from './types.js';
 export type {

@@ -3,6 +3,7 @@
  * same list with some bodies replaced by placeholders (evicted) or shortened (pruned), never
  * more tokens than the budget unless the pinned messages alone exceed it.
  */
+import type { PreparationCache } from './preparations.js';
 import type { CompactionDegradation } from '../degradations.js';
 import type { TokenCounter } from '../text/tokens.js';
 import type { PruneOptions } from '../prune/types.js';
@@ -98,6 +99,13 @@ export interface CompactOptions {
   mentionWeight?: number;
   /** Counts the budget. Default o200k_base. */
   tokenCounter?: TokenCounter;
+  /**
+   * Preparations to reuse across calls (createPreparationCache): pass the same cache to every
+   * compact() of a session (a harness that compacts each turn, a budget slider) and a message cut
+   * for the same goal again is not parsed and scored again. Results are the same with or without
+   * it. Default: none (each call prepares its own).
+   */
+  preparations?: PreparationCache;
   /**
    * Coarse groups for MIG: per role (tool outputs per tool name), or per turn window (a turn
    * starts at each user or assistant message and takes the tool outputs after it). Default 'turn'.

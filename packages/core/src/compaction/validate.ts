@@ -119,6 +119,7 @@ const OPTION_KEYS: Record<keyof CompactOptions, true> = {
   documentScorer: true,
   mentionWeight: true,
   tokenCounter: true,
+  preparations: true,
   groupBy: true,
   turnWindow: true,
   redundancyWeight: true,
@@ -153,6 +154,11 @@ export function validateOptions(options: unknown): ResolvedOptions {
   }
   if (o.tokenCounter !== undefined && (o.tokenCounter === null || typeof o.tokenCounter.count !== 'function')) {
     fail('tokenCounter must have a count(text) method');
+  }
+  // By shape, not instanceof: a bundle may hold a second copy of this module.
+  const prep = o.preparations as unknown;
+  if (prep !== undefined && (prep === null || typeof prep !== 'object' || typeof (prep as { obtain?: unknown }).obtain !== 'function')) {
+    fail('preparations must be a cache from createPreparationCache()');
   }
   return {
     strategy,

@@ -7,6 +7,7 @@
  */
 import type { CompactOptions, CompactResult, Message } from '../compaction/types.js';
 import type { AssetConfig, CtxpruneEnv, FetchLike } from '../config.js';
+import { createPreparationCache } from '../compaction/preparations.js';
 import { CtxpruneError } from '../errors.js';
 import type { PreparedPrune } from '../prune/pipeline.js';
 import type { PruneOptions, PruneResult } from '../prune/types.js';
@@ -113,6 +114,8 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
   const cancelledEarly = new Set<number>();
   const loads = createLoads(engine, opts.probeWebGpu ? { probeWebGpu: opts.probeWebGpu } : {});
   const { capabilities, chooseScorer, loadTokenizer, loadsFor, preload, startWasm } = loads;
+  /** Compaction's preparations across requests: a budget move or a longer transcript re-cuts the same messages. */
+  const preparations = createPreparationCache();
 
   /**
    * The last preparation: its text, its options but the budget, and its scorer. It runs under its
@@ -186,7 +189,7 @@ export function createWorkerHost(engine: Engine, opts: HostOptions = {}): Pruner
       if (signal.aborted) return { reply: aborted(), deferWasm };
       deferWasm = choice.deferWasm === true;
       // compact() takes no signal: a cancel stops the reply, not the work.
-      const { store, ...result } = await engine.compact(messages, { ...rest, scorer: choice.scorer, tokenCounter: counter });
+      const { store, ...result } = await engine.compact(messages, { ...rest, scorer: choice.scorer, tokenCounter: counter, preparations });
       const scorer = choice.scorer === 'lexical' ? null : (choice.scorer as Scorer & { backend?: string });
       const value: WorkerCompactResult = {
         ...result,

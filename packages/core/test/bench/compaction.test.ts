@@ -58,18 +58,36 @@ describe('compaction bench transcripts', () => {
   });
 });
 
+/** The cases in a temporary cases file, and an io that collects what the CLI prints. */
+function benchDir() {
+  const dir = mkdtempSync(join(tmpdir(), 'ctxprune-bench-'));
+  const path = join(dir, 'cases.jsonl');
+  writeFileSync(path, cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
+  const out: string[] = [];
+  return { dir, path, out, io: { out: (s: string) => out.push(s), err: () => undefined } };
+}
+
 describe('ctxprune bench compaction (the suite that replaced bench/compaction/run.mjs)', { timeout: 120_000 }, () => {
   it('runs the four strategies on transcripts built from a cases file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ctxprune-bench-'));
-    const path = join(dir, 'cases.jsonl');
-    writeFileSync(path, cases.map((c) => JSON.stringify(c)).join('\n') + '\n');
-    const out: string[] = [];
-    const io = { out: (s: string) => out.push(s), err: () => undefined };
+    const { dir, path, out, io } = benchDir();
     expect(await main(['bench', 'compaction', '--cases', path, '--pools', join(dir, 'none'), '--limit', '1', '--json'], io)).toBe(0);
     const { rows, perCase } = JSON.parse(out.join('')) as { rows: { strategy: string; cases: number; overBudget: number }[]; perCase: unknown[] };
     expect(perCase).toHaveLength(4);
     expect(rows.map((r) => r.strategy)).toEqual(['reactive', 'task_aware', 'mig', 'task_aware_mig']);
     for (const r of rows) expect(r).toMatchObject({ cases: 1, overBudget: 0 });
+  });
+
+  it('--reuse times an agent loop and budget moves without and with a preparation cache, whose results must match', async () => {
+    const { dir, path, out, io } = benchDir();
+    const argv = ['bench', 'compaction', '--reuse', '--cases', path, '--pools', join(dir, 'none'), '--limit', '1', '--scorer', 'lexical', '--json'];
+    expect(await main(argv, io)).toBe(0);
+    const rows = JSON.parse(out.join('')) as { session: string; calls: number; freshMs: number; reusedMs: number; differ: number }[];
+    expect(rows.map((r) => r.session)).toEqual(['agent loop', 'budget moves']);
+    // One transcript: a call at every second turn from the sixth message; 7 timed moves after the first.
+    const [t] = buildTranscripts(cases);
+    expect(rows[0].calls).toBe(Math.floor((t.messages.length - 6) / 2) + 1);
+    expect(rows[1].calls).toBe(7);
+    for (const r of rows) expect(r.differ).toBe(0);
   });
 
   it('an unknown suite is refused with the list of suites', async () => {

@@ -76,7 +76,7 @@ describe('compact: config validation', () => {
     const e = await error(compact([...ok], { tokens: 10, tokenCounter: words, lambda: 0.5 } as never));
     expect(e.code).toBe('INVALID_OPTION');
     expect(e.message).toBe(
-      'unknown option "lambda" (options: strategy, tokens, protectedTail, goal, summarizeGoal, relevance, hookTimeoutMs, scorer, documentScorer, mentionWeight, tokenCounter, groupBy, turnWindow, redundancyWeight, similarity, temperature, levels)',
+      'unknown option "lambda" (options: strategy, tokens, protectedTail, goal, summarizeGoal, relevance, hookTimeoutMs, scorer, documentScorer, mentionWeight, tokenCounter, preparations, groupBy, turnWindow, redundancyWeight, similarity, temperature, levels)',
     );
     const r = await compact([...ok], { tokens: 10, tokenCounter: words, lambda: undefined } as never);
     expect(r.tokensAfter).toBeLessThanOrEqual(10);

@@ -19,6 +19,7 @@ import {
   type DevCase,
   type Variant as CompactionVariant,
 } from '../../bench/compaction.js';
+import { formatReuseRows, runReuseBench } from '../../bench/compaction-reuse.js';
 import { buildValTranscript, selectTranscriptIds, type SelectableCase, type TranscriptId } from '../../bench/compaction-val.js';
 import { openMirrors } from '../../bench/mirrors.js';
 import { COMPACTION_STRATEGIES, type CompactionStrategy } from '../../compaction/types.js';
@@ -76,12 +77,14 @@ function ratiosFromArgs(args: ParsedArgs, dflt: number[]): number[] {
  * tokens, the share of gold lines kept. Transcripts built from a cases file (the default,
  * `--cases`), or from validation repositories' commits (`--transcripts val|wide|tune|holdout|IDS.json`, read
  * from `--mirror`, else `$CTXPRUNE_MIRROR`, else `data/mirror`; bench/compaction-val.ts), where "over budget" is counted independently with
- * js-tiktoken. `--select CASES.jsonl --ids OUT.json` rewrites an identifiers file.
+ * js-tiktoken. `--select CASES.jsonl --ids OUT.json` rewrites an identifiers file. `--reuse` times
+ * the same transcripts as a session would call compact(), without and with a preparation cache
+ * (bench/compaction-reuse.ts).
  */
 async function compactionSuite(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(
     argv,
-    ['json'],
+    ['json', 'reuse'],
     ['cases', 'pools', 'limit', 'split', 'ratio', 'ratios', 'variants', 'transcripts', 'mirror', 'strategies', 'scorer', 'select', 'per-repo', 'ids'],
   );
   const limit = numberFlag(args, 'limit') ?? 0;
@@ -143,6 +146,18 @@ async function compactionSuite(argv: string[], io: CliIo): Promise<number> {
     check = (text) => ref.encode(text, 'all').length;
     const repos = [...new Set(transcripts.map((t) => t.repo))];
     what = `${transcripts.length} transcripts of ${idsPath}${split === 'all' ? '' : ` (${split} positions)`} from ${repos.length} repositories (${repos.join(', ')}), mirrors ${mirrors.dir}; over budget counted with js-tiktoken`;
+  }
+  if (boolFlag(args, 'reuse')) {
+    // Time, not recall: each call without and with a cache across the session's calls.
+    const strategy = (stringFlag(args, 'strategies') ?? 'task_aware_mig') as CompactionStrategy;
+    if (strategy.includes(',')) throw new CtxpruneError('INVALID_OPTION', '--reuse times one strategy: give --strategies one name');
+    const rows = await runReuseBench(transcripts, counter, { strategy, scorer: scorerName });
+    if (boolFlag(args, 'json')) io.out(JSON.stringify(rows, null, 1));
+    else {
+      io.out(`${what}; ${strategy}, scorer ${scorerName}; agent loop: every second turn at 1/4; budget moves: 1/4, 1/5, …, 1/4 (the first not timed)\n`);
+      io.out(formatReuseRows(rows));
+    }
+    return rows.some((r) => r.differ > 0) ? 1 : 0;
   }
   const ratios = ratiosFromArgs(args, which === 'cases' ? [4] : [4, 8]);
   const result = await runCompactionBench(transcripts, variants, counter, { ratios, ...(check ? { check } : {}) });
@@ -329,6 +344,7 @@ export const command: Command = {
     'ctxprune bench [prune] --cases CASES.jsonl --ratio R [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--out RESULTS.jsonl] [--tune name=value,…] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl] | --speed [--cases CASES.jsonl]' +
     ' | ctxprune bench compaction [--cases CASES.jsonl] [--pools DIR] [--ratios 4] [--limit N] [--split all|even|odd] [--strategies …] [--variants …] [--scorer S] [--json]' +
     ' | ctxprune bench compaction --transcripts val|wide|tune|holdout|IDS.json [--mirror DIR] [--ratios 4,8] [--limit N] [--split all|even|odd] [--strategies …] [--variants …] [--scorer S] [--json]' +
+    ' | ctxprune bench compaction --reuse [--transcripts …] [--limit N] [--strategies ONE] [--scorer S] [--json]' +
     ' | ctxprune bench compaction --select CASES.jsonl --ids OUT.json [--per-repo 6]' +
     ' | ctxprune bench locate --instances I.jsonl --pools DIR [--out R.jsonl] | ctxprune bench pack [--instances I.jsonl] [--budgets …] [--out ROWS.jsonl]' +
     ' | ctxprune bench rank [--cases CASES.jsonl] [--model PATH] [--by chars|tokens] [--ratios 4,8] [--json]' +
