@@ -14,6 +14,7 @@ import {
   compact,
   compactChat,
   COMPACTION_STRATEGIES,
+  createPreparationCache,
   describeScorer,
   isCtxpruneError,
   prune,
@@ -137,8 +138,11 @@ export function createCtxpruneServer(options: CtxpruneServerOptions): McpServer 
   // With `isolate`, the heavy calls run in worker threads with their own scorer of the same name.
   const pool = options.isolate ? createCorePool({ scorer: scorerName }) : null;
   const runPrune = async (t: string, o: Omit<PruneOptions, 'scorer'>) => (pool ? pool.prune(t, o) : prune(t, { ...o, scorer: await scorer() }));
-  // Tool outputs are cut by the server's scorer too (the model where it loads; the pool's workers use their own).
-  const runCompact = async (m: Message[], o: Parameters<typeof compact>[1]) => (pool ? pool.compact(m, o) : compact(m, { ...o, scorer: await scorer() }));
+  // Tool outputs are cut by the server's scorer too (the model where it loads; the pool's workers use
+  // their own), with the cuts' preparations kept across calls (each pool worker keeps its own).
+  const preparations = createPreparationCache();
+  const runCompact = async (m: Message[], o: Parameters<typeof compact>[1]) =>
+    pool ? pool.compact(m, o) : compact(m, { ...o, scorer: await scorer(), preparations });
   const runPack = async (o: PackJobOptions) => (pool ? pool.pack(o) : packDirectory({ ...o, scorer: await scorer() }));
   const runLocate = (o: LocateJobOptions) => (pool ? pool.locate(o) : locateJob(o, scorer));
   const runSearch = (o: SearchJobOptions) => (pool ? pool.search(o) : searchJob(o));

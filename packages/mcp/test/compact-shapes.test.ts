@@ -246,3 +246,21 @@ describe("compact_history: the server's scorer cuts the tool outputs", { timeout
     }
   });
 });
+
+describe('compact_history: calls of one session share their preparations', { timeout: 60_000 }, () => {
+  it('answer each budget as a fresh server does', async () => {
+    const s = await mkdtemp(join(tmpdir(), 'ctxprune-shapes-fresh-'));
+    try {
+      for (const tokens of [300, 250, 300, 400]) {
+        const args = { messages: openai(), strategy: 'task_aware_mig', tokens, goal: 'parse_header' };
+        // A fresh server for each budget: nothing prepared before.
+        const fresh = (await startInMemoryServer({ root, scorer: 'lexical', stateDir: s })).client;
+        const want = body((await fresh.callTool({ name: 'compact_history', arguments: args })) as ToolResult);
+        await fresh.close();
+        expect(body(await call(args))).toEqual(want);
+      }
+    } finally {
+      await rm(s, { recursive: true, force: true });
+    }
+  });
+});
