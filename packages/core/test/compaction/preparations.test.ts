@@ -33,17 +33,17 @@ describe('PreparationCache', () => {
   it('holds at most maxLines, dropping the least recently used first, and never an input above it', async () => {
     const cache = createPreparationCache({ maxLines: 100 });
     const p = (tag: string) => () => Promise.resolve(fake(tag));
-    cache.obtain('a', 'a', 40, p('a'));
-    cache.obtain('b', 'b', 40, p('b'));
-    cache.obtain('a', 'a', 40, p('a again')); // a is now the most recent
-    cache.obtain('c', 'c', 40, p('c')); // 120 lines: b goes
+    void cache.obtain('a', 'a', 40, p('a'));
+    void cache.obtain('b', 'b', 40, p('b'));
+    void cache.obtain('a', 'a', 40, p('a again')); // a is now the most recent
+    void cache.obtain('c', 'c', 40, p('c')); // 120 lines: b goes
     expect(cache.size).toBe(2);
     expect(cache.lines).toBe(80);
     let made = 0;
-    cache.obtain('a', 'a', 40, () => (made++, Promise.resolve(fake('x'))));
-    cache.obtain('c', 'c', 40, () => (made++, Promise.resolve(fake('x'))));
+    void cache.obtain('a', 'a', 40, () => (made++, Promise.resolve(fake('x'))));
+    void cache.obtain('c', 'c', 40, () => (made++, Promise.resolve(fake('x'))));
     expect(made).toBe(0);
-    cache.obtain('huge', 'huge', 101, p('huge'));
+    void cache.obtain('huge', 'huge', 101, p('huge'));
     expect(cache.size).toBe(2);
     expect(cache.lines).toBe(80);
     cache.clear();
@@ -111,7 +111,7 @@ describe('compact() with preparations across calls', () => {
     const o = { strategy: 'task_aware_mig', tokens: 200, tokenCounter: words, scorer, preparations } as const;
     await compact(transcript, o);
     expect(seen.length).toBe(2);
-    const otherWords: TokenCounter = { name: 'words', count: words.count };
+    const otherWords: TokenCounter = { name: 'words', count: (t) => words.count(t) };
     await compact(transcript, { ...o, tokenCounter: otherWords });
     expect(seen.length).toBe(4);
     await compact(transcript, { ...o, goal: 'render_page escapes html' });
