@@ -9,7 +9,7 @@ import type { PreparedPrune } from '../prune/pipeline.js';
 import { describeScorer, type Scorer } from '../scorers/types.js';
 import { lineCount, splitLines } from '../text/lines.js';
 import type { TokenCounter } from '../text/tokens.js';
-import { identityOf, type PreparationCache } from './preparations.js';
+import { identityOf, type CachedCut, type PreparationCache } from './preparations.js';
 import type { CompactOptions, Message } from './types.js';
 
 export interface Cut {
@@ -64,6 +64,11 @@ export function preparationPrefix(scorer: CompactOptions['scorer'], tokenCounter
   return `${s}\0${tokenCounter === undefined ? 'o200k_base' : identityOf(tokenCounter)}`;
 }
 
+/** The key of message m's preparation in the cross-call cache. */
+function sharedKey(shared: NonNullable<CutContext['shared']>, key: string, query: string, fileName: string | undefined): string {
+  return `${shared.prefix}\0${fileName ?? ''}\0${query}\0${key}`;
+}
+
 /** Message m prepared once per query, with `ctx.scorer` resolved once as prune() resolves it. */
 async function preparedFor(ctx: CutContext, m: Message, key: string, query: string, fileName: string | undefined): Promise<PreparedPrune> {
   const memoKey = `${key}\0${query}`;
@@ -79,9 +84,7 @@ async function preparedFor(ctx: CutContext, m: Message, key: string, query: stri
         ...(resolved ? { scorer: resolved } : ctx.scorer !== undefined ? { scorer: ctx.scorer } : {}),
       });
     const shared = ctx.shared;
-    prepared = shared
-      ? shared.cache.obtain(`${shared.prefix}\0${fileName ?? ''}\0${query}\0${key}`, m.content, lineCount(splitLines(m.content)), prepare)
-      : prepare();
+    prepared = shared ? shared.cache.obtain(sharedKey(shared, key, query, fileName), m.content, lineCount(splitLines(m.content)), prepare) : prepare();
     ctx.prepared.set(memoKey, prepared);
   }
   return prepared;
@@ -94,8 +97,31 @@ async function preparedFor(ctx: CutContext, m: Message, key: string, query: stri
 export async function cutMessage(m: Message, key: string, query: string, allot: number, fileName: string | undefined, ctx: CutContext): Promise<Cut | null> {
   const n = lineCount(splitLines(m.content));
   if (n < 2 || allot < 1) return null;
+  // A cut an earlier call made from the same preparation at the same allotment (CompactOptions.preparations).
+  const shared = ctx.shared;
+  const held = shared?.cache.heldCut(sharedKey(shared, key, query, fileName), m.content, allot);
+  if (held) {
+    if (!ctx.used.includes(held.by)) ctx.used.push(held.by);
+    return held.cut;
+  }
+  const made = await cutAt(m, key, query, allot, n, fileName, ctx);
+  if (made && shared) shared.cache.keepCut(sharedKey(shared, key, query, fileName), m.content, allot, made);
+  return made ? made.cut : null;
+}
+
+/** cutMessage's work: the cut (null when none fits or nothing would be left out) and the scorer that made it; null when the pipeline refused the text. */
+async function cutAt(
+  m: Message,
+  key: string,
+  query: string,
+  allot: number,
+  n: number,
+  fileName: string | undefined,
+  ctx: CutContext,
+): Promise<CachedCut | null> {
   const footerCost = ctx.counter.count('\n' + cutFooter(n, key));
   let tokens = Math.floor(allot - footerCost);
+  let by = '';
   for (let attempt = 0; attempt < 3 && tokens >= 1; attempt++) {
     let r;
     try {
@@ -105,13 +131,13 @@ export async function cutMessage(m: Message, key: string, query: string, allot: 
       noteOnce(ctx.degraded, degradation('LINE_PRUNER_REFUSED', `line pruner refused ${m.id} (${why}): it is kept whole or evicted`));
       return null;
     }
-    const by = describeScorer(r.stats);
+    by = describeScorer(r.stats);
     if (!ctx.used.includes(by)) ctx.used.push(by);
-    if (r.keptLines.length === 0 || r.keptLines.length >= n) return null;
+    if (r.keptLines.length === 0 || r.keptLines.length >= n) return { cut: null, by };
     const content = `${r.text}\n${cutFooter(n - r.keptLines.length, key)}`;
     const t = ctx.counter.count(content);
-    if (t <= allot) return { content, tokens: t, keptLines: r.keptLines };
+    if (t <= allot) return { cut: { content, tokens: t, keptLines: r.keptLines }, by };
     tokens -= t - allot + 1; // tokenizers merge at the join: ask for a little less
   }
-  return null;
+  return by ? { cut: null, by } : null;
 }

@@ -50,6 +50,23 @@ describe('PreparationCache', () => {
     expect([cache.size, cache.lines]).toEqual([0, 0]);
   });
 
+  it("keeps a message's latest 16 cuts with its preparation, and none for a message it does not hold", () => {
+    const cache = createPreparationCache();
+    void cache.obtain('k', 'text', 5, () => Promise.resolve(fake('k')));
+    const cut = (allot: number) => ({ cut: { content: `cut at ${allot}`, tokens: allot, keptLines: [1] }, by: 'lexical' });
+    for (let allot = 1; allot <= 20; allot++) cache.keepCut('k', 'text', allot, cut(allot));
+    expect([1, 2, 3, 4].map((a) => cache.heldCut('k', 'text', a))).toEqual([undefined, undefined, undefined, undefined]);
+    expect(cache.heldCut('k', 'text', 5)).toEqual(cut(5));
+    expect(cache.heldCut('k', 'text', 20)).toEqual(cut(20));
+    // Another content under the same key, or a key not held: nothing.
+    expect(cache.heldCut('k', 'other text', 20)).toBeUndefined();
+    cache.keepCut('nope', 'text', 3, cut(3));
+    expect(cache.heldCut('nope', 'text', 3)).toBeUndefined();
+    // Evicted with its preparation.
+    cache.clear();
+    expect(cache.heldCut('k', 'text', 20)).toBeUndefined();
+  });
+
   it('does not keep a preparation that failed', async () => {
     const cache = createPreparationCache();
     const failed = cache.obtain('k', 'x', 3, () => Promise.reject(new Error('model did not load')));
