@@ -108,8 +108,9 @@ export function CompactionView({ active }: { active: boolean }) {
             </div>
             <div className="stat">
               <span className="k">Cut by</span>
-              <span className="v small" data-testid="cut-by" title={v.engineNote ?? undefined}>
+              <span className="v small" data-testid="cut-by" data-backend={v.backend} title={v.engineNote ?? undefined}>
                 {v.cutBy}
+                {v.backend !== 'cpu' ? ` · ${v.backend}` : ''}
               </span>
             </div>
             <div className="stat goal">

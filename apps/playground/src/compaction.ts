@@ -44,6 +44,7 @@ export function toCompactView(params: CompactParams, r: WorkerCompactResult): Co
     params,
     tokenizer: d.tokenizer,
     cutBy: r.engine.scorer,
+    backend: r.engine.backend,
     engineNote: r.engine.note,
     tokensBefore: r.tokensBefore,
     tokensAfter: r.tokensAfter,
@@ -75,4 +76,7 @@ async function compactSample(params: CompactParams): Promise<RunReply<CompactVie
   }
 }
 
-export const useCompaction = (params: CompactParams, enabled: boolean): RunState<CompactView> => useLatestRun(params, enabled, compactSample);
+/** Only the budget moved: the worker's cache holds the transcript's cuts (CompactOptions.preparations). */
+const budgetOnly = (a: CompactParams, b: CompactParams) => a.strategy === b.strategy && a.goal === b.goal;
+
+export const useCompaction = (params: CompactParams, enabled: boolean): RunState<CompactView> => useLatestRun(params, enabled, compactSample, budgetOnly);

@@ -107,6 +107,8 @@ export interface CompactView {
   tokenizer: string;
   /** What cut the tool outputs (the worker's engine report: 'neural, lexical (auto: language unknown)'), 'none' when nothing was cut. */
   cutBy: string;
+  /** Where the model ran ('wasm', 'webgpu', 'js'; 'cpu' for the lexical scorer). */
+  backend: string;
   /** Why the engine is not the one asked for (no model, a failed load), else null. */
   engineNote: string | null;
   tokensBefore: number;
