@@ -64,18 +64,42 @@ export function preparationPrefix(scorer: CompactOptions['scorer'], tokenCounter
   return `${s}\0${tokenCounter === undefined ? 'o200k_base' : identityOf(tokenCounter)}`;
 }
 
-/** The key of message m's preparation in the cross-call cache. */
-function sharedKey(shared: NonNullable<CutContext['shared']>, key: string, query: string, fileName: string | undefined): string {
-  return `${shared.prefix}\0${fileName ?? ''}\0${query}\0${key}`;
+/** `ctx.scorer` resolved once per call, as prune() resolves it (null: it does not resolve, and prune() says why). */
+async function resolvedScorer(ctx: CutContext): Promise<Scorer | null> {
+  const { scorerOf } = await import('../prune/pipeline.js');
+  return (ctx.resolved ??= scorerOf(ctx.scorer).catch(() => null));
 }
 
-/** Message m prepared once per query, with `ctx.scorer` resolved once as prune() resolves it. */
-async function preparedFor(ctx: CutContext, m: Message, key: string, query: string, fileName: string | undefined): Promise<PreparedPrune> {
+/**
+ * The key of message m's preparation in the cross-call cache, or null when the cache is not to be
+ * used. A scorer given by name is resolved afresh by each call: 'auto' whose model did not load
+ * this time (its lexical fallback) keeps its own entries, and a scorer that does not resolve none.
+ */
+async function sharedKey(ctx: CutContext, key: string, query: string, fileName: string | undefined): Promise<string | null> {
+  const shared = ctx.shared;
+  if (!shared) return null;
+  const resolved = await resolvedScorer(ctx);
+  if (!resolved) return null;
+  // A scorer that stands in for another says why (LexicalFallbackScorer; a model session's runtime fallback).
+  const why = (resolved as { fallbackReason?: unknown }).fallbackReason;
+  const fallback = typeof why === 'string' && why !== '' ? `\0fallback: ${why}` : '';
+  return `${shared.prefix}${fallback}\0${fileName ?? ''}\0${query}\0${key}`;
+}
+
+/** Message m prepared once per query (and across calls under `shared`, the cache's key). */
+async function preparedFor(
+  ctx: CutContext,
+  m: Message,
+  key: string,
+  query: string,
+  fileName: string | undefined,
+  shared: string | null,
+): Promise<PreparedPrune> {
   const memoKey = `${key}\0${query}`;
   let prepared = ctx.prepared.get(memoKey);
   if (!prepared) {
-    const { preparePrune, scorerOf } = await import('../prune/pipeline.js');
-    const resolved = await (ctx.resolved ??= scorerOf(ctx.scorer).catch(() => null));
+    const { preparePrune } = await import('../prune/pipeline.js');
+    const resolved = await resolvedScorer(ctx);
     const prepare = () =>
       preparePrune(m.content, {
         query,
@@ -83,8 +107,7 @@ async function preparedFor(ctx: CutContext, m: Message, key: string, query: stri
         ...(fileName ? { fileName } : {}),
         ...(resolved ? { scorer: resolved } : ctx.scorer !== undefined ? { scorer: ctx.scorer } : {}),
       });
-    const shared = ctx.shared;
-    prepared = shared ? shared.cache.obtain(sharedKey(shared, key, query, fileName), m.content, lineCount(splitLines(m.content)), prepare) : prepare();
+    prepared = ctx.shared && shared !== null ? ctx.shared.cache.obtain(shared, m.content, lineCount(splitLines(m.content)), prepare) : prepare();
     ctx.prepared.set(memoKey, prepared);
   }
   return prepared;
@@ -98,14 +121,14 @@ export async function cutMessage(m: Message, key: string, query: string, allot: 
   const n = lineCount(splitLines(m.content));
   if (n < 2 || allot < 1) return null;
   // A cut an earlier call made from the same preparation at the same allotment (CompactOptions.preparations).
-  const shared = ctx.shared;
-  const held = shared?.cache.heldCut(sharedKey(shared, key, query, fileName), m.content, allot);
+  const shared = await sharedKey(ctx, key, query, fileName);
+  const held = shared !== null ? ctx.shared?.cache.heldCut(shared, m.content, allot) : undefined;
   if (held) {
     if (!ctx.used.includes(held.by)) ctx.used.push(held.by);
     return held.cut;
   }
-  const made = await cutAt(m, key, query, allot, n, fileName, ctx);
-  if (made && shared) shared.cache.keepCut(sharedKey(shared, key, query, fileName), m.content, allot, made);
+  const made = await cutAt(m, key, query, allot, n, fileName, shared, ctx);
+  if (made && shared !== null) ctx.shared?.cache.keepCut(shared, m.content, allot, made);
   return made ? made.cut : null;
 }
 
@@ -117,6 +140,7 @@ async function cutAt(
   allot: number,
   n: number,
   fileName: string | undefined,
+  shared: string | null,
   ctx: CutContext,
 ): Promise<CachedCut | null> {
   const footerCost = ctx.counter.count('\n' + cutFooter(n, key));
@@ -125,7 +149,7 @@ async function cutAt(
   for (let attempt = 0; attempt < 3 && tokens >= 1; attempt++) {
     let r;
     try {
-      r = await (await preparedFor(ctx, m, key, query, fileName)).at({ tokens });
+      r = await (await preparedFor(ctx, m, key, query, fileName, shared)).at({ tokens });
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       noteOnce(ctx.degraded, degradation('LINE_PRUNER_REFUSED', `line pruner refused ${m.id} (${why}): it is kept whole or evicted`));

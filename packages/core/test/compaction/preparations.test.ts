@@ -135,6 +135,27 @@ describe('compact() with preparations across calls', () => {
     expect(seen.length).toBe(6);
   });
 
+  it("keeps what a named scorer's fallback prepared apart from what the scorer itself prepares", async () => {
+    const { registerScorer } = await import('../../src/scorers/registry.js');
+    const lexical = new LexicalScorer();
+    const seen: string[] = [];
+    // The first resolution fails over to the lexical scorer (as 'auto' does when its model does not load), the next ones do not.
+    let resolutions = 0;
+    registerScorer('flaky-model', async () =>
+      resolutions++ === 0
+        ? { name: 'flaky-model', fallbackReason: 'model did not load', score: (input: ScorerInput) => lexical.score(input) }
+        : { name: 'flaky-model', score: (input: ScorerInput) => (seen.push(input.lines[0]), lexical.score(input)) },
+    );
+    const preparations = createPreparationCache();
+    const o = { strategy: 'task_aware_mig', tokens: 200, tokenCounter: words, scorer: 'flaky-model', preparations } as const;
+    await compact(transcript, o);
+    expect(seen).toEqual([]);
+    await compact(transcript, o);
+    expect(seen.length).toBe(2); // prepared by the scorer itself, not served from the fallback's entries
+    await compact(transcript, o);
+    expect(seen.length).toBe(2);
+  });
+
   it('is refused when it is not a cache', async () => {
     await expect(compact(transcript, { tokens: 100, preparations: {} as never })).rejects.toThrow(/preparations must be a cache from createPreparationCache/);
   });
