@@ -93,6 +93,7 @@ async function preparedFor(
   key: string,
   query: string,
   fileName: string | undefined,
+  lines: number,
   shared: string | null,
 ): Promise<PreparedPrune> {
   const memoKey = `${key}\0${query}`;
@@ -107,7 +108,7 @@ async function preparedFor(
         ...(fileName ? { fileName } : {}),
         ...(resolved ? { scorer: resolved } : ctx.scorer !== undefined ? { scorer: ctx.scorer } : {}),
       });
-    prepared = ctx.shared && shared !== null ? ctx.shared.cache.obtain(shared, m.content, lineCount(splitLines(m.content)), prepare) : prepare();
+    prepared = ctx.shared && shared !== null ? ctx.shared.cache.obtain(shared, m.content, lines, prepare) : prepare();
     ctx.prepared.set(memoKey, prepared);
   }
   return prepared;
@@ -149,7 +150,7 @@ async function cutAt(
   for (let attempt = 0; attempt < 3 && tokens >= 1; attempt++) {
     let r;
     try {
-      r = await (await preparedFor(ctx, m, key, query, fileName, shared)).at({ tokens });
+      r = await (await preparedFor(ctx, m, key, query, fileName, n, shared)).at({ tokens });
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       noteOnce(ctx.degraded, degradation('LINE_PRUNER_REFUSED', `line pruner refused ${m.id} (${why}): it is kept whole or evicted`));

@@ -3,8 +3,9 @@
  * a slider that moves the budget, cuts the same messages for the same goal again and again; a
  * message's preparation (prune's syntax, scores and line costs: everything but the budget) can
  * then be made once, and so can each of its cuts (the offers cut a message at fixed shares of its
- * own tokens, which do not change from one call to the next). Bounded by the lines it holds (each ~270–390 bytes: measured on 39 dev files
- * of 900–1,200 lines, lexical and model scorer), least recently used first out.
+ * own tokens, which do not change from one call to the next). Bounded by the lines it holds (each
+ * ~270–390 bytes: measured on 39 dev files of 900–1,200 lines, lexical and model scorer), least
+ * recently used first out.
  */
 import type { PreparedPrune } from '../prune/pipeline.js';
 import type { Cut } from './cuts.js';

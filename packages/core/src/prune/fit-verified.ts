@@ -113,7 +113,8 @@ export async function fitBestLineFirst(job: FitJob, fitted: Selection): Promise<
   }
 }
 
-function keepsEvidence(selection: Selection): boolean {
+/** Whether the selection keeps a line for its own evidence (not only for another line's repair). */
+export function keepsEvidence(selection: Selection): boolean {
   const { keep, reason } = selection;
   for (let t = 0; t < keep.length; t++) if (keep[t] && reason[t] === Reason.Evidence) return true;
   return false;

@@ -19,7 +19,7 @@ import { evidenceValue, type Selection, type SelectionContext } from './budget.j
 import { checkpoint } from './checkpoint.js';
 import { withReportClues } from './clues.js';
 import { explainLines, lazyLines } from './explain.js';
-import { fitBestLineFirst, fitVerified } from './fit-verified.js';
+import { fitBestLineFirst, fitVerified, keepsEvidence } from './fit-verified.js';
 import { unnamedImports } from './imports.js';
 import { decodePolicy } from './policy.js';
 import { Reason } from './reasons.js';
@@ -303,25 +303,14 @@ async function pruneAt(options: PruneOptions, p: Prepared): Promise<PruneResult>
     }
   }
   const keep = selection.keep;
-  let evidenceKept = 0;
-  for (let t = 0; t < n; t++) if (keep[t] && selection.reason[t] === Reason.Evidence) evidenceKept++;
   // Said when the file holds evidence for the query (its document score) and none fits, and, for
   // every scorer alike, when no non-empty line fits at all: 1 MB on one line at 8× gets it whether
   // the scorer found the query in it (the model's score is never 0) or not (lexical, no term). A
   // file of empty lines only has nothing to fit: not said.
-  const fit = query.trim() !== '' && evidenceKept === 0 && textOut !== '' ? contentFit(lines, keep, measured.costs, budget) : 'empty';
-  if (fit === 'none' || (fit === 'fits' && scored.documentScore > 0)) {
-    degraded.push(
-      degradation('BUDGET_TOO_SMALL', `budget of ${budget} tokens is too small for one evidence unit (its lines plus their repair): returned what fits`),
-    );
-  } else if (lessRepair) {
-    degraded.push(
-      degradation(
-        'BUDGET_TOO_SMALL',
-        `budget of ${budget} tokens is too small for one evidence unit (its lines plus their repair): kept its best line with fewer of the lines around it`,
-      ),
-    );
-  }
+  const fit = query.trim() !== '' && !keepsEvidence(selection) && textOut !== '' ? contentFit(lines, keep, measured.costs, budget) : 'empty';
+  const tooSmall = `budget of ${budget} tokens is too small for one evidence unit (its lines plus their repair)`;
+  if (fit === 'none' || (fit === 'fits' && scored.documentScore > 0)) degraded.push(degradation('BUDGET_TOO_SMALL', `${tooSmall}: returned what fits`));
+  else if (lessRepair) degraded.push(degradation('BUDGET_TOO_SMALL', `${tooSmall}: kept its best line with fewer of the lines around it`));
 
   await cp.pause();
   const tRender = performance.now();
