@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End to end: mine commits and docstrings/comments -> features + rubric labels (packages/core, Node)
 # -> train -> export -> parity fixture.
-# Needs: the mirrors of training/repos.py fetched under $MIRROR (the library's `fetch`; mining reads
+# Needs: the mirrors of training/repos.py under $MIRROR (`training/get_mirrors.py training-v1 --mirror $MIRROR`,
+# or `training` for DATA=all, clones them; mining reads
 # each at its pinned revision, repos.PINNED), the Python dependencies of training/requirements.txt
 # (Debian's python3-torch python3-onnx python3-numpy libopenblas0-pthread), Node 20, and `npm ci` done.
 #   bash training/run_all.sh            (WORK=data/train MIRROR=data/mirror STEPS=1721 RANK_STEPS=601 SEED=7 FEATURES=1 DATA=v1 STEMS=0)

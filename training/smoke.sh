@@ -39,3 +39,15 @@ TOK="$WORK/tokens"
 mkdir -p "$TOK" && cp -r "$WORK/commits" "$TOK/"
 node training/build_dataset.mjs --work "$TOK" --neg 0.3 --tokens
 OMP_NUM_THREADS=1 $PY training/train.py --work "$TOK" --steps 3 --batch 4 --eval-every 3 --smoke --seed 7 --token-dim 16
+# get_mirrors.py: clones a repository as a bare mirror, finds its pin there on a second run, and
+# fails (exit 1) on a pin the repository does not hold. A local repository stands in for GitHub.
+MIR="$WORK/mirrors"
+git init -q "$MIR/src/acme+widget"
+git -C "$MIR/src/acme+widget" -c user.name=smoke -c user.email=smoke@example.invalid commit -q --allow-empty -m one
+PIN=$(git -C "$MIR/src/acme+widget" rev-parse HEAD)
+get() { $PY training/get_mirrors.py --mirror "$MIR/out" --url "file://$MIR/src/{dir}" --repo "acme/widget@$1"; }
+get "$PIN" | grep -q '^cloned .*acme/widget'
+git --git-dir "$MIR/out/acme+widget/repo" cat-file -e "$PIN^{commit}"
+get "$PIN" | grep -q '^present .*acme/widget'
+if get 0123456789012345678901234567890123456789 >/dev/null; then echo "get_mirrors.py: a missing pin passed" >&2; exit 1; fi
+echo "training smoke: get_mirrors.py ok"
