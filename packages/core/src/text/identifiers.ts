@@ -2,9 +2,12 @@
  * Query and code are compared on identifier parts: `parseHeaderValue` → parse, header, value,
  * plus the whole compound `parseheadervalue` so exact identifiers weigh more than their parts.
  * A short query and the lines it is matched with also carry the parts' stems (queryTermsOf), so
- * that "Fixed parsing of headers" meets `parseHeader` while an exact word still matches twice.
+ * that "Fixed parsing of headers" meets `parseHeader` while an exact word still matches twice,
+ * and compare the words code shortens by their group (text/abbreviations.ts): "configuration"
+ * meets `cfg`.
  */
 import { stem } from './stem.js';
+import { abbreviationKey } from './abbreviations.js';
 
 const WORD_RE = /[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+/g;
 
@@ -87,11 +90,16 @@ function termsOfWord(w: string, stemmed: boolean): readonly string[] {
     // a docstring's "retries" outrank the `Retry-After` line of the playground's own sample.
     for (const p of parts) {
       if (p.length < 2 || STOPWORDS.has(p)) continue;
-      out.push(p);
-      if (stemmed) {
-        const s = stem(p);
-        if (s !== p) out.push(s);
+      // Stemmed, a word code shortens stands as its group's term (`cfg`, `config` → config~): one
+      // term as the word was, so an exact match weighs what it did (an added term tipped TypeScript
+      // 8× toward `props` and `useCallback`), and the long and short forms now meet.
+      if (!stemmed) {
+        out.push(p);
+        continue;
       }
+      out.push(abbreviationKey(p) ?? p);
+      const s = stem(p);
+      if (s !== p) out.push(s);
     }
     if (cache.size >= MAX_CACHED_WORDS) cache.clear();
     cache.set(w, (terms = out));
@@ -102,7 +110,8 @@ function termsOfWord(w: string, stemmed: boolean): readonly string[] {
 /**
  * Terms of a text: each identifier's parts (≥ 2 chars, not stopwords) and, for compound
  * identifiers, the whole lowercased identifier. `stemmed`: each part followed by its Porter stem
- * where that differs (`headers` → headers, header; `parsing` → parsing, pars).
+ * where that differs (`headers` → headers, header; `parsing` → parsing, pars), and a part code
+ * shortens replaced by its group's term (`cfg` → config~; `configurations` → config~, configur).
  */
 export function termsOf(text: string, out: string[] = [], stemmed = false): string[] {
   WORD_RE.lastIndex = 0;
@@ -136,5 +145,5 @@ export function queryTermsOf(query: string, stems = true): { terms: string[]; st
 /** The term termsOf gives a whole name (a definition's): its compound, or its one part (stemmed). */
 export function nameTerm(name: string, stemmed: boolean): string {
   const parts = identifierParts(name);
-  return parts.length === 1 && stemmed ? stem(parts[0]) : parts.join('');
+  return parts.length === 1 && stemmed ? (abbreviationKey(parts[0]) ?? stem(parts[0])) : parts.join('');
 }

@@ -29,8 +29,8 @@ describe('termsOf', () => {
 
 describe('stemmed terms', () => {
   it('follows each part with its stem where that differs, and keeps the whole compound as written', () => {
-    expect(termsOf('def parseHeaders(self): return 404', [], true)).toEqual(['parseheaders', 'parse', 'pars', 'headers', 'header', '404']);
-    expect(termsOf('Fixed parsing of headers', [], true)).toEqual(['fixed', 'fix', 'parsing', 'pars', 'headers', 'header']);
+    expect(termsOf('def parseCookies(self): return 404', [], true)).toEqual(['parsecookies', 'parse', 'pars', 'cookies', 'cooki', '404']);
+    expect(termsOf('Fixed parsing of cookies', [], true)).toEqual(['fixed', 'fix', 'parsing', 'pars', 'cookies', 'cooki']);
   });
 
   it('drops stopwords as written, before stemming (`this` would stem to `thi`, `does` to `doe`)', () => {
@@ -46,8 +46,8 @@ describe('stemmed terms', () => {
 
 describe('queryTermsOf', () => {
   it(`matches a query of at most ${STEMMED_QUERY_MAX_TERMS} terms on stems`, () => {
-    expect(queryTermsOf('Fixed parsing of headers')).toEqual({ terms: ['fixed', 'fix', 'parsing', 'pars', 'headers', 'header'], stemmed: true });
-    expect(queryTermsOf('Fixed parsing of headers', false)).toEqual({ terms: ['fixed', 'parsing', 'headers'], stemmed: false });
+    expect(queryTermsOf('Fixed parsing of cookies')).toEqual({ terms: ['fixed', 'fix', 'parsing', 'pars', 'cookies', 'cooki'], stemmed: true });
+    expect(queryTermsOf('Fixed parsing of cookies', false)).toEqual({ terms: ['fixed', 'parsing', 'cookies'], stemmed: false });
   });
 
   it('matches a longer query (a bug report) as written', () => {
@@ -66,7 +66,11 @@ describe('queryTermsOf', () => {
 describe('nameTerm', () => {
   it('gives a definition name the term a query is matched on', () => {
     expect(nameTerm('parseHeaders', true)).toBe('parseheaders');
-    expect(nameTerm('headers', true)).toBe('header');
-    expect(nameTerm('headers', false)).toBe('headers');
+    expect(nameTerm('cookies', true)).toBe('cooki');
+    expect(nameTerm('cookies', false)).toBe('cookies');
+    // A name code shortens: the term its long form gets in a stemmed query.
+    expect(nameTerm('cfg', true)).toBe('config~');
+    expect(queryTermsOf('load the configuration').terms).toEqual(['load', 'config~', 'configur']);
+    expect(nameTerm('cfg', false)).toBe('cfg');
   });
 });
