@@ -93,6 +93,6 @@ describe('ctxprune bench compaction (the suite that replaced bench/compaction/ru
   it('an unknown suite is refused with the list of suites', async () => {
     const err: string[] = [];
     expect(await main(['bench', 'nosuch'], { out: () => undefined, err: (s) => err.push(s) })).toBe(2);
-    expect(err.join('')).toMatch(/unknown benchmark suite "nosuch" \(suites: prune, compaction, locate, pack, rank, speed, abort, languages\)/);
+    expect(err.join('')).toMatch(/unknown benchmark suite "nosuch" \(suites: prune, compaction, locate, pack, rank, speed, abort, languages, compare\)/);
   });
 });

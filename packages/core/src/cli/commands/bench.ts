@@ -5,7 +5,8 @@
  * localization on SWE-bench instances), `pack` (task context packing on SWE-bench instances),
  * `rank` (the scorers' rankings alone, bench/rank.ts), `speed` (bench/speed.ts) and `abort` (abort
  * latency on 1 MB inputs, bench/abort.ts) and `languages` (parse rate and output checks of the
- * languages beyond the model's on real files, bench/languages.ts). The code of
+ * languages beyond the model's on real files, bench/languages.ts); `compare` reads two `--out`
+ * files of the same cases and gives the paired differences (bench/compare.ts). The code of
  * each lives in src/bench/; this file only reads the arguments and prints.
  */
 import { existsSync } from 'node:fs';
@@ -45,7 +46,7 @@ import { ablationFromArgs, ABLATION_FLAGS, elisionFromArgs, mirrorDirFromArgs } 
 
 const DEFAULT_CASES = process.env.CTXPRUNE_BENCH_CASES ?? 'data/dev-cases.jsonl';
 
-export const BENCH_SUITES = ['prune', 'compaction', 'locate', 'pack', 'rank', 'speed', 'abort', 'languages'] as const;
+export const BENCH_SUITES = ['prune', 'compaction', 'locate', 'pack', 'rank', 'speed', 'abort', 'languages', 'compare'] as const;
 type Suite = (typeof BENCH_SUITES)[number];
 
 /**
@@ -339,7 +340,7 @@ async function rankSuite(argv: string[], io: CliIo): Promise<number> {
 
 export const command: Command = {
   summary:
-    'every benchmark, by suite: prune (default: gold-line recall, budget, parse validity, speed), compaction, locate, pack, rank, speed, abort, languages',
+    'every benchmark, by suite: prune (default: gold-line recall, budget, parse validity, speed), compaction, locate, pack, rank, speed, abort, languages; compare (two --out files, case by case)',
   usage:
     'ctxprune bench [prune] --cases CASES.jsonl --ratio R [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--out RESULTS.jsonl] [--tune name=value,…] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl] | --speed [--cases CASES.jsonl]' +
     ' | ctxprune bench compaction [--cases CASES.jsonl] [--pools DIR] [--ratios 4] [--limit N] [--split all|even|odd] [--strategies …] [--variants …] [--scorer S] [--json]' +
@@ -350,7 +351,8 @@ export const command: Command = {
     ' | ctxprune bench rank [--cases CASES.jsonl] [--model PATH] [--by chars|tokens] [--ratios 4,8] [--json]' +
     ' | ctxprune bench speed [--cases CASES.jsonl] [--scorer S] [--runs 20] [--json]' +
     ' | ctxprune bench abort [--points 24] [--scorer lexical|neural|auto] [--ratio 8] [--json]' +
-    ' | ctxprune bench languages [--mirror DIR] [--ids FILES.json] [--ratios 4,8] [--split all|tune|held-out] [--json] | ctxprune bench languages --select --mirror DIR --ids OUT.json',
+    ' | ctxprune bench languages [--mirror DIR] [--ids FILES.json] [--ratios 4,8] [--split all|tune|held-out] [--json] | ctxprune bench languages --select --mirror DIR --ids OUT.json' +
+    ' | ctxprune bench compare BEFORE.jsonl AFTER.jsonl [--json]',
   async run(argv0, io) {
     const suite: Suite = argv0[0] !== undefined && !argv0[0].startsWith('-') ? (argv0[0] as Suite) : 'prune';
     if (!(BENCH_SUITES as readonly string[]).includes(suite)) {
@@ -364,6 +366,7 @@ export const command: Command = {
     if (suite === 'speed') return speedSuite(argv, io);
     if (suite === 'abort') return abortSuite(argv, io);
     if (suite === 'languages') return (await import('./bench-languages.js')).command.run(argv, io);
+    if (suite === 'compare') return (await import('./bench-compare.js')).command.run(argv, io);
     const args = parseArgs(argv, ['suite', 'speed', ...ABLATION_FLAGS], ['cases', 'out', 'ratio', 'scorer', 'elision', 'tune']);
     const casesPath = stringFlag(args, 'cases') ?? DEFAULT_CASES;
     // The CLI's default: the trained model, or the lexical scorer when it cannot load.
