@@ -404,10 +404,11 @@ export function PruningView({ active }: { active: boolean }) {
               value={state.elision}
               onChange={(e) => setState((s) => ({ ...s, elision: e.target.value as ElisionStyle }))}
               aria-label="Elision marker style"
-              title="How an elided run reads: `# …` (3 tokens), `# … lines 40–51` (9) or `# … 12 lines omitted (40–51)` (12). The budget pays for the markers, so ranges cost code."
+              title="How an elided run reads: `# …` at the margin (2 tokens), indented like the code (3), `# … lines 40–51` (9) or `# … 12 lines omitted (40–51)` (12). The budget pays for the markers, so ranges cost code."
               data-testid="elision"
             >
               <option value="bare"># …</option>
+              <option value="indented">␣␣# …</option>
               <option value="compact">+ lines</option>
               <option value="verbose">+ count</option>
             </select>

@@ -105,6 +105,8 @@ async function preparedFor(
       preparePrune(m.content, {
         query,
         tokenCounter: ctx.counter,
+        // Indented markers (text/elision.ts): at the margin the cuts got cheaper and the tuning set lost.
+        elision: 'indented',
         ...(fileName ? { fileName } : {}),
         ...(resolved ? { scorer: resolved } : ctx.scorer !== undefined ? { scorer: ctx.scorer } : {}),
       });

@@ -69,8 +69,9 @@ export interface PruneOptions {
   tokenCounter?: TokenCounter;
   ablation?: PruneAblation;
   /**
-   * Elision marker: 'bare' `# …` (default; `keptLines` has the numbers), 'compact' `# … lines 40–51`
-   * or 'verbose' `# … 12 lines omitted (40–51)`. Ranges in the text cost budget (see text/elision.ts).
+   * Elision marker: 'bare' `# …` at the margin (default; `keptLines` has the numbers), 'indented'
+   * `    # …` (like the code it stands for; compaction's cuts), 'compact' `# … lines 40–51` or
+   * 'verbose' `# … 12 lines omitted (40–51)`. Ranges in the text cost budget (see text/elision.ts).
    */
   elision?: ElisionStyle;
   signal?: AbortSignal;

@@ -48,7 +48,7 @@ describe('ctxprune prune', { timeout: 60_000 }, () => {
     for (const m of markers(d.out.join(''))) expect(m).toMatch(/^\/\/ … lines? \d+(–\d+)?$/);
     const e = capture();
     expect(await main(['prune', join(SAMPLES, 'ring.rs'), '--query', 'x', '--elision', 'tiny'], e.io)).toBe(2);
-    expect(e.err.join('')).toMatch(/elision must be one of bare, compact, verbose.*\[INVALID_OPTION\]/);
+    expect(e.err.join('')).toMatch(/elision must be one of bare, indented, compact, verbose.*\[INVALID_OPTION\]/);
   });
 
   it('rejects a bad budget with a typed error and exit code 2', async () => {

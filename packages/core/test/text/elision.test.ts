@@ -17,12 +17,17 @@ describe('lines', () => {
 
 describe('elision markers', () => {
   const lines = ['def f():', '    x = 1', '    y = 2', '', '    return x'];
-  it('renders one comment per elided run, indented like the code it replaces', () => {
-    expect(elisionMarker(lines, 1, 2, '#', '', 4)).toBe('    # …');
-    expect(elisionMarker(lines, 3, 3, '//', '', 4)).toBe('    // …');
+  it('renders one comment per elided run, at the margin (2 tokens in context, where indented it took 3)', () => {
+    expect(elisionMarker(lines, 1, 2, '#', '', 4)).toBe('# …');
+    expect(elisionMarker(lines, 3, 3, '//', '', 4)).toBe('// …');
+    expect(elisionMarker(lines, 0, 0, '<!--', '\r', 1)).toBe('<!-- … -->\r');
   });
-  it('takes the indentation of the next kept line for a run of blank lines', () => {
-    expect(elisionMarker(['def f():', '', '', '    return 1'], 1, 2, '#', '', 3)).toBe('    # …');
+  it('has an indented bare form, as compaction cuts with', () => {
+    expect(elisionMarker(lines, 1, 2, '#', '', 4, 'indented')).toBe('    # …');
+    expect(elisionMarker(lines, 3, 3, '//', '', 4, 'indented')).toBe('    // …');
+  });
+  it('indents the forms with ranges like the code they stand for, a run of blank lines like the next kept line', () => {
+    expect(elisionMarker(['def f():', '', '', '    return 1'], 1, 2, '#', '', 3, 'compact')).toBe('    # … lines 2–3');
   });
   it('has a compact style with the line range', () => {
     expect(elisionMarker(lines, 1, 2, '#', '', 4, 'compact')).toBe('    # … lines 2–3');
@@ -35,7 +40,7 @@ describe('elision markers', () => {
   it('renders kept lines verbatim and maps output lines back', () => {
     const keep = Uint8Array.from([1, 0, 0, 0, 1]);
     const r = renderKept(lines, keep, '#', '');
-    expect(r.text).toBe('def f():\n    # …\n    return x');
+    expect(r.text).toBe('def f():\n# …\n    return x');
     expect(renderKept(lines, keep, '#', '', 'compact').text).toBe('def f():\n    # … lines 2–4\n    return x');
     expect(Array.from(r.origin)).toEqual([0, -1, 4]);
   });

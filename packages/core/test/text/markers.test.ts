@@ -103,7 +103,7 @@ describe('markers per language', () => {
     expect(commentCloser('<!--')).toBe(' -->');
     expect(commentCloser('/*')).toBe(' */');
     expect(commentCloser('#')).toBe('');
-    expect(elisionMarker(['<p>', '  <b>x</b>', '</p>'], 1, 1, '<!--', '', 2)).toBe('  <!-- … -->');
+    expect(elisionMarker(['<p>', '  <b>x</b>', '</p>'], 1, 1, '<!--', '', 2)).toBe('<!-- … -->');
     expect(elisionMarker(['a {', '  color: red;', '}'], 1, 1, '/*', '', 2, 'compact')).toBe('  /* … line 2 */');
   });
 

@@ -342,7 +342,7 @@ export const command: Command = {
   summary:
     'every benchmark, by suite: prune (default: gold-line recall, budget, parse validity, speed), compaction, locate, pack, rank, speed, abort, languages; compare (two --out files, case by case)',
   usage:
-    'ctxprune bench [prune] --cases CASES.jsonl --ratio R [--scorer lexical|neural|auto] [--elision bare|compact|verbose] [--out RESULTS.jsonl] [--tune name=value,…] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl] | --speed [--cases CASES.jsonl]' +
+    'ctxprune bench [prune] --cases CASES.jsonl --ratio R [--scorer lexical|neural|auto] [--elision bare|indented|compact|verbose] [--out RESULTS.jsonl] [--tune name=value,…] [--no-repair|--no-dependency|--single-head|--no-gate] | --suite [--cases CASES.jsonl] | --speed [--cases CASES.jsonl]' +
     ' | ctxprune bench compaction [--cases CASES.jsonl] [--pools DIR] [--ratios 4] [--limit N] [--split all|even|odd] [--strategies …] [--variants …] [--scorer S] [--json]' +
     ' | ctxprune bench compaction --transcripts val|wide|tune|holdout|IDS.json [--mirror DIR] [--ratios 4,8] [--limit N] [--split all|even|odd] [--strategies …] [--variants …] [--scorer S] [--json]' +
     ' | ctxprune bench compaction --reuse [--transcripts …] [--limit N] [--strategies ONE] [--scorer S] [--json]' +

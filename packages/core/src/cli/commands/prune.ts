@@ -44,7 +44,7 @@ function parseBackend(v: string): Backend {
 export const command: Command = {
   summary: 'prune one file for a query under a token budget',
   usage:
-    'ctxprune prune FILE|- --query TEXT (--ratio R | --tokens N) [--language L] [--scorer lexical|neural|auto] [--backend js|wasm|auto] [--elision bare|compact|verbose] [--line-numbers] [--json] [--timings] [--no-repair|--no-dependency|--single-head|--no-gate]',
+    'ctxprune prune FILE|- --query TEXT (--ratio R | --tokens N) [--language L] [--scorer lexical|neural|auto] [--backend js|wasm|auto] [--elision bare|indented|compact|verbose] [--line-numbers] [--json] [--timings] [--no-repair|--no-dependency|--single-head|--no-gate]',
   async run(argv, io) {
     const args = parseArgs(
       argv,

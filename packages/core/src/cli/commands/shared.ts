@@ -14,7 +14,7 @@ export function ablationFromArgs(args: ParsedArgs): PruneAblation {
   };
 }
 
-/** `--elision bare|compact|verbose`, checked like the library option; undefined = the default. */
+/** `--elision bare|indented|compact|verbose`, checked like the library option; undefined = the default. */
 export function elisionFromArgs(args: ParsedArgs): ElisionStyle | undefined {
   const v = stringFlag(args, 'elision');
   return v === undefined ? undefined : resolveElision(v);
