@@ -110,7 +110,7 @@ function termsOfWord(w: string, stemmed: boolean): readonly string[] {
 /**
  * Terms of a text: each identifier's parts (≥ 2 chars, not stopwords) and, for compound
  * identifiers, the whole lowercased identifier. `stemmed`: each part followed by its Porter stem
- * where that differs (`headers` → headers, header; `parsing` → parsing, pars), and a part code
+ * where that differs (`cookies` → cookies, cooki; `parsing` → parsing, pars), and a part code
  * shortens replaced by its group's term (`cfg` → config~; `configurations` → config~, configur).
  */
 export function termsOf(text: string, out: string[] = [], stemmed = false): string[] {

@@ -5,6 +5,7 @@ import { readOverflow } from '../../src/compaction/store.js';
 import { GOAL_PROMPT, type CompactOptions, type Message } from '../../src/compaction/types.js';
 import type { ScorerInput } from '../../src/scorers/types.js';
 import type { TokenCounter } from '../../src/text/tokens.js';
+import { TWO_READS } from './two-reads.js';
 
 /**
  * The parser read's relevance to "Fix the header parser bug in parseHeader": half its text's BM25
@@ -452,13 +453,7 @@ describe('compact: one scoring per message', () => {
       },
     };
     // Two reads of 60 lines (300 words each): each offers cuts at 1/8, 1/4 and 1/2 of itself.
-    const read = (name: string) => Array.from({ length: 60 }, (_, i) => `def ${name}_${i}(value): return ${name}(value, ${i})`).join('\n');
-    const ms: Message[] = [
-      { id: 'u', role: 'user', content: 'fix parse_header for empty values' },
-      { id: 't1', role: 'tool', toolName: 'read_file', content: read('parse_header') },
-      { id: 't2', role: 'tool', toolName: 'read_file', content: read('render_page') },
-      { id: 'a', role: 'assistant', content: 'Looking.' },
-    ];
+    const ms = TWO_READS;
     const o = { strategy: 'task_aware_mig', tokens: 200, tokenCounter: words } as const;
     const plain = await compact(ms, o);
     const r = await compact(ms, { ...o, scorer: counting });

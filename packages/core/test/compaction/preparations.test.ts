@@ -6,6 +6,7 @@ import type { PreparedPrune } from '../../src/prune/pipeline.js';
 import { LexicalScorer } from '../../src/scorers/lexical.js';
 import type { ScorerInput } from '../../src/scorers/types.js';
 import type { TokenCounter } from '../../src/text/tokens.js';
+import { readOf, TWO_READS } from './two-reads.js';
 
 /** One token per whitespace-separated word. */
 const words: TokenCounter = { name: 'words', count: (t) => t.split(/\s+/).filter(Boolean).length };
@@ -82,13 +83,7 @@ describe('PreparationCache', () => {
 });
 
 describe('compact() with preparations across calls', () => {
-  const read = (name: string) => Array.from({ length: 60 }, (_, i) => `def ${name}_${i}(value): return ${name}(value, ${i})`).join('\n');
-  const transcript: Message[] = [
-    { id: 'u', role: 'user', content: 'fix parse_header for empty values' },
-    { id: 't1', role: 'tool', toolName: 'read_file', content: read('parse_header') },
-    { id: 't2', role: 'tool', toolName: 'read_file', content: read('render_page') },
-    { id: 'a', role: 'assistant', content: 'Looking.' },
-  ];
+  const transcript = TWO_READS;
 
   function counting() {
     const lexical = new LexicalScorer();
@@ -117,7 +112,7 @@ describe('compact() with preparations across calls', () => {
     const o2 = { strategy: 'task_aware_mig', tokens: 200, tokenCounter: words, scorer: scorer2, preparations } as const;
     await compact(transcript, o2);
     expect(seen2.length).toBe(2); // another scorer: its own preparations
-    const next: Message[] = [...transcript, { id: 't3', role: 'tool', toolName: 'read_file', content: read('parse_value') }];
+    const next: Message[] = [...transcript, { id: 't3', role: 'tool', toolName: 'read_file', content: readOf('parse_value') }];
     await compact(next, o2);
     expect(seen2.slice(2)).toEqual(['def parse_value_0(value): return parse_value(value, 0)']);
   });

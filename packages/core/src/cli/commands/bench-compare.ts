@@ -2,37 +2,22 @@
  * `ctxprune bench compare BEFORE.jsonl AFTER.jsonl`: two `ctxprune bench --out` files of the same
  * cases (the build before a change and after it), compared case by case (bench/compare.ts).
  */
-import { readFile } from 'node:fs/promises';
 import { compareOutcomes, formatComparison, type OutcomeRecord } from '../../bench/compare.js';
+import { readJsonLines } from '../../bench/jsonl.js';
 import { CtxpruneError } from '../../errors.js';
 import { boolFlag, parseArgs } from '../args.js';
 import type { Command } from '../main.js';
 
 const usage = 'ctxprune bench compare BEFORE.jsonl AFTER.jsonl [--json]   (files written by ctxprune bench --cases … --ratio R --out FILE)';
 
+const isOutcome = (o: unknown): o is OutcomeRecord => {
+  const r = o as Partial<OutcomeRecord> | null;
+  return r !== null && typeof r === 'object' && typeof r.id === 'string' && Number.isFinite(r.ratio) && Number.isFinite(r.recall);
+};
+
 /** The records of one `--out` file; a line that is not one is an error naming the file and line. */
-export async function readOutcomes(path: string): Promise<OutcomeRecord[]> {
-  let raw: string;
-  try {
-    raw = await readFile(path, 'utf8');
-  } catch (e) {
-    throw new CtxpruneError('INVALID_OPTION', `cannot read ${path}: ${(e as Error).message}`);
-  }
-  const out: OutcomeRecord[] = [];
-  raw.split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    let o: Partial<OutcomeRecord>;
-    try {
-      o = JSON.parse(line) as Partial<OutcomeRecord>;
-    } catch {
-      throw new CtxpruneError('INVALID_OPTION', `${path}:${i + 1}: not valid JSON`);
-    }
-    if (typeof o !== 'object' || o === null || typeof o.id !== 'string' || !Number.isFinite(o.ratio) || !Number.isFinite(o.recall)) {
-      throw new CtxpruneError('INVALID_OPTION', `${path}:${i + 1}: not a line of ctxprune bench --out (needs id, ratio and recall)`);
-    }
-    out.push(o as OutcomeRecord);
-  });
-  return out;
+export function readOutcomes(path: string): Promise<OutcomeRecord[]> {
+  return readJsonLines(path, isOutcome, 'not a line of ctxprune bench --out (needs id, ratio and recall)');
 }
 
 export const command: Command = {
