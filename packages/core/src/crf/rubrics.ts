@@ -19,6 +19,23 @@ export interface RubricEmissions {
   fusedCrf: CrfParams;
 }
 
+/**
+ * The standard deviation of a head's keep margin (keep − prune emission) over the lines: the unit
+ * in which the pipeline's adjustments (report clues, docstrings) are given, so that they mean the
+ * same whatever the scorer's scale.
+ */
+export function marginSpread(E: Float64Array, n: number): number {
+  let sum = 0,
+    sq = 0;
+  for (let t = 0; t < n; t++) {
+    const m = E[2 * t + 1] - E[2 * t];
+    sum += m;
+    sq += m * m;
+  }
+  const mean = sum / Math.max(1, n);
+  return Math.sqrt(Math.max(1e-12, sq / Math.max(1, n) - mean * mean));
+}
+
 /** e_fused[t] = Σ_k g[t,k] E_k[t], for both states. */
 export function fuseEmissions(r: RubricEmissions, out?: Float64Array): Float64Array {
   const K = r.heads.length;

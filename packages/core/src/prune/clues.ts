@@ -9,7 +9,7 @@
  * semantic rubric's keep emission, scaled to the spread of that rubric's margins so that it
  * means the same for every scorer. Pure.
  */
-import type { RubricEmissions } from '../crf/rubrics.js';
+import { marginSpread, type RubricEmissions } from '../crf/rubrics.js';
 import { type FileStructure, LineKind } from '../syntax/types.js';
 import { flatten, parseReport, type ReportClues } from '../text/report.js';
 import { escapeRegExp } from '../util/regexp.js';
@@ -246,15 +246,7 @@ export function withReportClues(
   for (let t = 0; t < r.n && !any; t++) any = bonus[t] > 0;
   if (!any) return r;
   const sem = r.heads[0];
-  let sum = 0,
-    sq = 0;
-  for (let t = 0; t < r.n; t++) {
-    const m = sem[2 * t + 1] - sem[2 * t];
-    sum += m;
-    sq += m * m;
-  }
-  const mean = sum / r.n;
-  const spread = Math.sqrt(Math.max(1e-12, sq / r.n - mean * mean));
+  const spread = marginSpread(sem, r.n);
   const boosted = sem.slice();
   for (let t = 0; t < r.n; t++) if (bonus[t] > 0) boosted[2 * t + 1] += weight * spread * bonus[t];
   return { ...r, heads: [boosted, ...r.heads.slice(1)] };

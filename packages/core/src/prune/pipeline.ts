@@ -18,6 +18,7 @@ import { STEP_LINES } from '../util/steps.js';
 import { evidenceValue, type Selection, type SelectionContext } from './budget.js';
 import { checkpoint } from './checkpoint.js';
 import { withReportClues } from './clues.js';
+import { withDocstringsLowered } from './docstrings.js';
 import { explainLines, lazyLines } from './explain.js';
 import { fitBestLineFirst, fitVerified, keepsEvidence } from './fit-verified.js';
 import { unnamedImports } from './imports.js';
@@ -138,12 +139,13 @@ export async function preparePrune(text: string, options: PruneOptions): Promise
   if (scored.degraded) degraded.push(...scored.degraded);
   await cp.pause();
   const tuning = options.tuning ?? {};
-  const rubrics = withReportClues(ablate(scored, options), query, lines, st, options.fileName, tuning.clueWeight);
+  const clued = withReportClues(ablate(scored, options), query, lines, st, options.fileName, tuning.clueWeight);
   // A query none of whose terms, names or locations occur (the scorer finds no evidence and no
   // clue of the query tells a line apart) gets what an empty one gets, the outline first:
   // said, so that a caller does not read the outline as an answer. With under two non-blank lines
   // there is no outline to choose: nothing said.
-  if (query.trim() !== '' && scored.documentScore === 0 && isFlat(rubrics.heads[0]) && nonBlankAtLeast(lines, 2)) {
+  const unmatched = query.trim() !== '' && scored.documentScore === 0 && isFlat(clued.heads[0]);
+  if (unmatched && nonBlankAtLeast(lines, 2)) {
     degraded.push(
       degradation(
         'QUERY_UNMATCHED',
@@ -151,6 +153,9 @@ export async function preparePrune(text: string, options: PruneOptions): Promise
       ),
     );
   }
+  // Docstrings weigh less than the code a task needs; an outline (no query, or none that matches)
+  // keeps its documentation as it was.
+  const rubrics = query.trim() === '' || unmatched ? clued : withDocstringsLowered(clued, lines, st, syn.language, tuning.docstringWeight);
   await cp.pause();
   const fused = fuseEmissions(rubrics);
   await cp.pause();

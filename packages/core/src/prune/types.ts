@@ -25,6 +25,8 @@ export interface PruneTuning {
   maxWholeSpan?: number;
   /** Weight of a bug report's clues on the semantic keep emission, in spreads (default prune/clues.ts CLUE_WEIGHT; 0 = off). */
   clueWeight?: number;
+  /** How many spreads of each rubric's margin a Python docstring line's keep emission loses (default prune/docstrings.ts DOCSTRING_WEIGHT; 0 = off). */
+  docstringWeight?: number;
   /** The packer ranks units by value / cost^costExponent (default prune/budget.ts COST_EXPONENT). */
   costExponent?: number;
   /** 1 (default): packing starts from the Viterbi decode at the calibrated bias; 0: from nothing. */

@@ -180,6 +180,7 @@ interface Variant {
 const TUNING_KEYS = [
   'maxWholeSpan',
   'clueWeight',
+  'docstringWeight',
   'costExponent',
   'viterbiStart',
   'repairImports',

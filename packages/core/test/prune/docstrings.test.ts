@@ -1,0 +1,134 @@
+/**
+ * Python docstrings weigh less than code (prune/docstrings.ts): which statements are docstrings,
+ * and that lowering them leaves every other emission as it was.
+ */
+import { describe, expect, it } from 'vitest';
+import type { RubricEmissions } from '../../src/crf/rubrics.js';
+import { docstringLines, withDocstringsLowered } from '../../src/prune/docstrings.js';
+import { prune } from '../../src/prune/pipeline.js';
+import { analyze, splitLines } from '../../src/syntax/index.js';
+
+const SOURCE = [
+  '"""Module docstring."""', // 1
+  'import os', // 2
+  '', // 3
+  'class Cache:', // 4
+  "    '''Holds entries.", // 5
+  '', // 6
+  '    Evicts the oldest first.', // 7
+  "    '''", // 8
+  '    size = 3', // 9
+  '    "Number of entries kept."', // 10
+  '', // 11
+  '    def get(self, key):', // 12
+  '        r"""Return the entry for ``key``."""', // 13
+  '        return ", ".join(self.keys)', // 14
+  '', // 15
+  '    def put(self, key, value):', // 16
+  '        "%s=%s" % (key, value)', // 17
+  '        "".join(self.keys)', // 18
+  '        self.log(f"""put {key}""")', // 19
+  '        """Not first, still a bare string.', // 20
+  '        """', // 21
+  '        return b"ok"', // 22
+].join('\n');
+
+const docLines = (marks: Uint8Array) => [...marks].flatMap((m, i) => (m ? [i + 1] : []));
+
+function emissions(n: number, margin: (t: number) => number): RubricEmissions {
+  const head = () => {
+    const E = new Float64Array(2 * n);
+    for (let t = 0; t < n; t++) E[2 * t + 1] = margin(t);
+    return E;
+  };
+  const crf = { transitions: [0, 0, 0, 0], start: [0, 0], end: [0, 0] };
+  return { n, heads: [head(), head()], gate: new Float64Array(2 * n).fill(0.5), headCrfs: [crf, crf], fusedCrf: crf };
+}
+
+describe('docstringLines', () => {
+  it('marks statements that are only a string literal, single- or multi-line, any prefix or quote', async () => {
+    const lines = splitLines(SOURCE);
+    const st = await analyze(SOURCE, 'python');
+    expect(docLines(docstringLines(lines, st))).toEqual([1, 5, 6, 7, 8, 10, 13, 20, 21]);
+  });
+
+  it('marks nothing in a file without string statements', async () => {
+    const text = 'def f(x):\n    return "a" + x\n';
+    expect(docLines(docstringLines(splitLines(text), await analyze(text, 'python')))).toEqual([]);
+  });
+});
+
+describe('withDocstringsLowered', () => {
+  it('lowers the keep emission of docstring lines by weight × the spread of each head, nothing else', async () => {
+    const lines = splitLines(SOURCE);
+    const st = await analyze(SOURCE, 'python');
+    const r = emissions(lines.length, (t) => (t % 2 ? 1 : -1)); // margins ±1: spread 1 (22 lines)
+    const lowered = withDocstringsLowered(r, lines, st, 'python', 2);
+    const doc = docstringLines(lines, st);
+    for (const [k, E] of lowered.heads.entries()) {
+      for (let t = 0; t < lines.length; t++) {
+        expect(E[2 * t], `head ${k} line ${t + 1} prune`).toBe(r.heads[k][2 * t]);
+        expect(E[2 * t + 1], `head ${k} line ${t + 1} keep`).toBeCloseTo(r.heads[k][2 * t + 1] - (doc[t] ? 2 : 0), 12);
+      }
+    }
+    // The input is not modified (a scorer's output may be shared by several budgets).
+    expect(r.heads[0][1]).toBe(-1);
+  });
+
+  it('returns its input for other languages, a weight of 0 and a file without docstrings', async () => {
+    const lines = splitLines(SOURCE);
+    const st = await analyze(SOURCE, 'python');
+    const r = emissions(lines.length, () => 0);
+    expect(withDocstringsLowered(r, lines, st, 'typescript')).toBe(r);
+    expect(withDocstringsLowered(r, lines, st, 'python', 0)).toBe(r);
+    const plain = 'x = 1\n';
+    expect(
+      withDocstringsLowered(
+        emissions(2, () => 0),
+        splitLines(plain),
+        await analyze(plain, 'python'),
+        'python',
+      ).heads[0][1],
+    ).toBe(0);
+  });
+});
+
+describe('prune() with docstrings lowered', () => {
+  const FILE = [
+    'import math',
+    '',
+    '',
+    'def area(radius):',
+    '    """Compute the area of a circle from its radius.',
+    '',
+    '    The radius must not be negative; a negative radius raises ValueError.',
+    '    """',
+    '    if radius < 0:',
+    '        raise ValueError(radius)',
+    '    return math.pi * radius ** 2',
+    '',
+    '',
+    'def perimeter(radius):',
+    '    """Compute the perimeter of a circle from its radius."""',
+    '    return 2 * math.pi * radius',
+    '',
+  ].join('\n');
+  const query = 'negative radius should raise ValueError';
+
+  it('keeps the code a docstring describes before the docstring', async () => {
+    const base = { query, tokens: 40, fileName: 'circle.py', scorer: 'lexical' as const };
+    const lowered = await prune(FILE, base);
+    const asBefore = await prune(FILE, { ...base, tuning: { docstringWeight: 0 } });
+    // Without the weight the docstring's line 7 (its words are the query's) is kept; with it, the check it describes.
+    expect(asBefore.keptLines).toContain(7);
+    expect(lowered.keptLines).toEqual(expect.arrayContaining([9, 10]));
+    expect(lowered.keptLines).not.toContain(7);
+  });
+
+  it('leaves an outline (empty query) as it was', async () => {
+    for (const tokens of [30, 60]) {
+      const base = { query: '', tokens, fileName: 'circle.py', scorer: 'lexical' as const };
+      expect((await prune(FILE, base)).keptLines).toEqual((await prune(FILE, { ...base, tuning: { docstringWeight: 0 } })).keptLines);
+    }
+  });
+});
