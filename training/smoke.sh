@@ -46,8 +46,10 @@ git init -q "$MIR/src/acme+widget"
 git -C "$MIR/src/acme+widget" -c user.name=smoke -c user.email=smoke@example.invalid commit -q --allow-empty -m one
 PIN=$(git -C "$MIR/src/acme+widget" rev-parse HEAD)
 get() { $PY training/get_mirrors.py --mirror "$MIR/out" --url "file://$MIR/src/{dir}" --repo "acme/widget@$1"; }
-get "$PIN" | grep -q '^cloned .*acme/widget'
+# Output captured before grep reads it: `get | grep -q` closes the pipe at the first match, and
+# the script's summary line after it then dies of a broken pipe (pipefail: a flaky failure).
+out=$(get "$PIN"); grep -q '^cloned .*acme/widget' <<<"$out"
 git --git-dir "$MIR/out/acme+widget/repo" cat-file -e "$PIN^{commit}"
-get "$PIN" | grep -q '^present .*acme/widget'
+out=$(get "$PIN"); grep -q '^present .*acme/widget' <<<"$out"
 if get 0123456789012345678901234567890123456789 >/dev/null; then echo "get_mirrors.py: a missing pin passed" >&2; exit 1; fi
 echo "training smoke: get_mirrors.py ok"
