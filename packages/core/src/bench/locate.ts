@@ -9,6 +9,7 @@ import { readTree } from '../cards/tree-node.js';
 import { buildFileIndex, type FileIndex } from '../locate/file-index.js';
 import { locateFiles, type LocateOptions } from '../locate/rank.js';
 import { rankMetrics } from './metrics.js';
+import { parseJsonLines } from './jsonl.js';
 
 export interface LocateInstance {
   instance_id: string;
@@ -93,31 +94,26 @@ export async function runLocate(instances: readonly LocateInstance[], pools: str
 
 /** Parse a JSONL file of instances (blank lines skipped); a malformed line is an error with its number. */
 export function parseInstances(text: string): LocateInstance[] {
-  const out: LocateInstance[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    let o: unknown;
-    try {
-      o = JSON.parse(line);
-    } catch {
-      throw new CtxpruneError('INVALID_OPTION', `instances line ${i + 1} is not JSON`);
-    }
-    const r = o as Record<string, unknown>;
-    for (const f of ['instance_id', 'repo', 'base_commit', 'problem_statement']) {
-      if (typeof r?.[f] !== 'string') throw new CtxpruneError('INVALID_OPTION', `instances line ${i + 1}: "${f}" must be a string`);
-    }
-    // Both become path segments under --pools: no '.', '..' or separators.
-    if (!/^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(r.repo as string) || !/^[A-Za-z0-9][\w.-]*$/.test(r.base_commit as string)) {
-      throw new CtxpruneError('INVALID_OPTION', `instances line ${i + 1}: bad repo or base_commit`);
-    }
-    const ft = Array.isArray(r.files_touched) ? (r.files_touched as unknown[]).filter((x): x is string => typeof x === 'string') : undefined;
-    out.push({
-      instance_id: r.instance_id as string,
-      repo: r.repo as string,
-      base_commit: r.base_commit as string,
-      problem_statement: r.problem_statement as string,
-      ...(ft ? { files_touched: ft } : {}),
-    });
-  });
-  return out;
+  return parseJsonLines(
+    text,
+    (o, line) => {
+      const r = o as Record<string, unknown>;
+      for (const f of ['instance_id', 'repo', 'base_commit', 'problem_statement']) {
+        if (typeof r?.[f] !== 'string') throw new CtxpruneError('INVALID_OPTION', `instances line ${line}: "${f}" must be a string`);
+      }
+      // Both become path segments under --pools: no '.', '..' or separators.
+      if (!/^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(r.repo as string) || !/^[A-Za-z0-9][\w.-]*$/.test(r.base_commit as string)) {
+        throw new CtxpruneError('INVALID_OPTION', `instances line ${line}: bad repo or base_commit`);
+      }
+      const ft = Array.isArray(r.files_touched) ? (r.files_touched as unknown[]).filter((x): x is string => typeof x === 'string') : undefined;
+      return {
+        instance_id: r.instance_id as string,
+        repo: r.repo as string,
+        base_commit: r.base_commit as string,
+        problem_statement: r.problem_statement as string,
+        ...(ft ? { files_touched: ft } : {}),
+      };
+    },
+    (line) => `instances line ${line} is not JSON`,
+  );
 }
