@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RubricEmissions } from '../../src/crf/rubrics.js';
-import { docstringLines, withDocstringsLowered } from '../../src/prune/docstrings.js';
+import { DOCSTRING_WEIGHT, docstringLines, docstringWeightFor, queryAboutDocs, withDocstringsLowered } from '../../src/prune/docstrings.js';
 import { prune } from '../../src/prune/pipeline.js';
 import { analyze, splitLines } from '../../src/syntax/index.js';
 
@@ -93,6 +93,40 @@ describe('withDocstringsLowered', () => {
   });
 });
 
+describe('queryAboutDocs', () => {
+  it('is true when the subject line speaks of documentation', () => {
+    for (const q of [
+      'Correct parameter types for Nested field in docs',
+      'Fix typo in docstring of Session.send',
+      'Documentation: explain the retry policy',
+      '  \n\nDocument the `timeout` argument',
+      'Spelling fixes',
+      'fix(rst): broken sphinx reference',
+    ])
+      expect(queryAboutDocs(q), q).toBe(true);
+  });
+
+  it('is false for a subject about code, even when the body or a word inside a name mentions docs', () => {
+    for (const q of [
+      'Retry on connection reset',
+      'Handle negative radius\n\nAlso updated the docs.',
+      'Crash in doc_string parser',
+      'Add a comment explaining the cache',
+      'Set the field description from the schema',
+      'Parse documents lazily',
+      '',
+    ])
+      expect(queryAboutDocs(q), q).toBe(false);
+  });
+
+  it('turns the docstring weight off for such a query and passes any other weight through', () => {
+    expect(docstringWeightFor('Fix typo in docs')).toBe(0);
+    expect(docstringWeightFor('Fix typo in docs', 2)).toBe(0);
+    expect(docstringWeightFor('Retry on reset')).toBe(DOCSTRING_WEIGHT);
+    expect(docstringWeightFor('Retry on reset', 2)).toBe(2);
+  });
+});
+
 describe('prune() with docstrings lowered', () => {
   const FILE = [
     'import math',
@@ -123,6 +157,17 @@ describe('prune() with docstrings lowered', () => {
     expect(asBefore.keptLines).toContain(7);
     expect(lowered.keptLines).toEqual(expect.arrayContaining([9, 10]));
     expect(lowered.keptLines).not.toContain(7);
+  });
+
+  it('leaves the docstrings as the scorer rates them when the task is about the documentation', async () => {
+    const docsQuery = 'Docs: a negative radius raises ValueError';
+    const base = { query: docsQuery, tokens: 40, fileName: 'circle.py', scorer: 'lexical' as const };
+    const about = await prune(FILE, base);
+    expect(about.keptLines).toEqual((await prune(FILE, { ...base, tuning: { docstringWeight: 0 } })).keptLines);
+    expect(about.keptLines).toContain(7);
+    // The same words as a body line, under a subject about the code: the docstring is lowered.
+    const body = await prune(FILE, { ...base, query: `${query}\n\nDocs: a negative radius raises ValueError` });
+    expect(body.keptLines).not.toContain(7);
   });
 
   it('leaves an outline (empty query) as it was', async () => {
