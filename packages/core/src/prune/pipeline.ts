@@ -18,7 +18,7 @@ import { STEP_LINES } from '../util/steps.js';
 import { evidenceValue, type Selection, type SelectionContext } from './budget.js';
 import { checkpoint } from './checkpoint.js';
 import { withReportClues } from './clues.js';
-import { docstringWeightFor, withDocstringsLowered } from './docstrings.js';
+import { weighDocumentation } from './docstrings.js';
 import { explainLines, lazyLines } from './explain.js';
 import { fitBestLineFirst, fitVerified, keepsEvidence } from './fit-verified.js';
 import { unnamedImports } from './imports.js';
@@ -153,10 +153,9 @@ export async function preparePrune(text: string, options: PruneOptions): Promise
       ),
     );
   }
-  // Docstrings weigh less than the code a task needs; an outline (no query, or none that matches)
-  // and a task about the documentation keep them as they were.
-  const rubrics =
-    query.trim() === '' || unmatched ? clued : withDocstringsLowered(clued, lines, st, syn.language, docstringWeightFor(query, tuning.docstringWeight));
+  // Docstrings weigh less than the code a task needs, and comments and docstrings more for a task
+  // about the documentation; an outline (no query, or none that matches) keeps them as they were.
+  const rubrics = query.trim() === '' || unmatched ? clued : weighDocumentation(clued, query, lines, st, syn.language, tuning);
   await cp.pause();
   const fused = fuseEmissions(rubrics);
   await cp.pause();

@@ -27,6 +27,8 @@ export interface PruneTuning {
   clueWeight?: number;
   /** How many spreads of each rubric's margin a Python docstring line's keep emission loses (default prune/docstrings.ts DOCSTRING_WEIGHT; 0 = off). */
   docstringWeight?: number;
+  /** How many spreads comments and docstrings gain when the query's subject speaks of documentation (default prune/docstrings.ts DOCS_QUERY_WEIGHT; 0 = off). */
+  docsQueryWeight?: number;
   /** The packer ranks units by value / cost^costExponent (default prune/budget.ts COST_EXPONENT). */
   costExponent?: number;
   /** 1 (default): packing starts from the Viterbi decode at the calibrated bias; 0: from nothing. */

@@ -4,7 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RubricEmissions } from '../../src/crf/rubrics.js';
-import { DOCSTRING_WEIGHT, docstringLines, docstringWeightFor, queryAboutDocs, withDocstringsLowered } from '../../src/prune/docstrings.js';
+import {
+  documentationLines,
+  docstringLines,
+  queryAboutDocs,
+  weighDocumentation,
+  withDocstringsLowered,
+  withDocumentationRaised,
+} from '../../src/prune/docstrings.js';
 import { prune } from '../../src/prune/pipeline.js';
 import { analyze, splitLines } from '../../src/syntax/index.js';
 
@@ -118,12 +125,42 @@ describe('queryAboutDocs', () => {
     ])
       expect(queryAboutDocs(q), q).toBe(false);
   });
+});
 
-  it('turns the docstring weight off for such a query and passes any other weight through', () => {
-    expect(docstringWeightFor('Fix typo in docs')).toBe(0);
-    expect(docstringWeightFor('Fix typo in docs', 2)).toBe(0);
-    expect(docstringWeightFor('Retry on reset')).toBe(DOCSTRING_WEIGHT);
-    expect(docstringWeightFor('Retry on reset', 2)).toBe(2);
+describe('withDocumentationRaised and weighDocumentation', () => {
+  it('marks comments in any language and Python docstrings as documentation', async () => {
+    const lines = splitLines(SOURCE);
+    const st = await analyze(SOURCE, 'python');
+    expect(docLines(documentationLines(lines, st, 'python'))).toEqual([1, 5, 6, 7, 8, 10, 13, 20, 21]);
+    const ts = '/** Adds. */\nexport function add(a: number, b: number) {\n  // both\n  return a + b;\n}\n';
+    expect(docLines(documentationLines(splitLines(ts), await analyze(ts, 'typescript'), 'typescript'))).toEqual([1, 3]);
+  });
+
+  it('raises the keep emission of documentation lines by weight × the spread of each head, nothing else', async () => {
+    const lines = splitLines(SOURCE);
+    const st = await analyze(SOURCE, 'python');
+    const r = emissions(lines.length, (t) => (t % 2 ? 1 : -1));
+    const raised = withDocumentationRaised(r, lines, st, 'python', 0.5);
+    const doc = documentationLines(lines, st, 'python');
+    for (const [k, E] of raised.heads.entries())
+      for (let t = 0; t < lines.length; t++) {
+        expect(E[2 * t], `head ${k} line ${t + 1} prune`).toBe(r.heads[k][2 * t]);
+        expect(E[2 * t + 1], `head ${k} line ${t + 1} keep`).toBeCloseTo(r.heads[k][2 * t + 1] + (doc[t] ? 0.5 : 0), 12);
+      }
+    expect(r.heads[0][1]).toBe(-1);
+    expect(withDocumentationRaised(r, lines, st, 'python', 0)).toBe(r);
+  });
+
+  it('raises for a query about the documentation and lowers Python docstrings for any other', async () => {
+    const lines = splitLines(SOURCE);
+    const st = await analyze(SOURCE, 'python');
+    const r = emissions(lines.length, (t) => (t % 2 ? 1 : -1));
+    const keep = (x: RubricEmissions, t: number) => x.heads[0][2 * t + 1];
+    // Line 7 is a docstring line (index 6, margin −1).
+    expect(keep(weighDocumentation(r, 'Fix typo in docs', lines, st, 'python'), 6)).toBeCloseTo(0, 12);
+    expect(keep(weighDocumentation(r, 'Retry on reset', lines, st, 'python'), 6)).toBeCloseTo(-2, 12);
+    expect(keep(weighDocumentation(r, 'Retry on reset', lines, st, 'python', { docstringWeight: 2 }), 6)).toBeCloseTo(-3, 12);
+    expect(weighDocumentation(r, 'Fix typo in docs', lines, st, 'python', { docsQueryWeight: 0 })).toBe(r);
   });
 });
 
@@ -159,12 +196,14 @@ describe('prune() with docstrings lowered', () => {
     expect(lowered.keptLines).not.toContain(7);
   });
 
-  it('leaves the docstrings as the scorer rates them when the task is about the documentation', async () => {
+  it('keeps the docstrings when the task is about the documentation', async () => {
     const docsQuery = 'Docs: a negative radius raises ValueError';
     const base = { query: docsQuery, tokens: 40, fileName: 'circle.py', scorer: 'lexical' as const };
     const about = await prune(FILE, base);
-    expect(about.keptLines).toEqual((await prune(FILE, { ...base, tuning: { docstringWeight: 0 } })).keptLines);
     expect(about.keptLines).toContain(7);
+    // Not raised: as the scorer rates them.
+    const asRated = await prune(FILE, { ...base, tuning: { docsQueryWeight: 0 } });
+    expect(asRated.keptLines).toEqual((await prune(FILE, { ...base, query: 'a negative radius raises ValueError', tuning: { docstringWeight: 0 } })).keptLines);
     // The same words as a body line, under a subject about the code: the docstring is lowered.
     const body = await prune(FILE, { ...base, query: `${query}\n\nDocs: a negative radius raises ValueError` });
     expect(body.keptLines).not.toContain(7);

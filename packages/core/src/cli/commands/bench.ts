@@ -181,6 +181,7 @@ const TUNING_KEYS = [
   'maxWholeSpan',
   'clueWeight',
   'docstringWeight',
+  'docsQueryWeight',
   'costExponent',
   'viterbiStart',
   'repairImports',
