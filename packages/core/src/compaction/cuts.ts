@@ -107,7 +107,7 @@ async function preparedFor(
         tokenCounter: ctx.counter,
         // Indented markers (text/elision.ts): at the margin the cuts got cheaper and the tuning set lost.
         elision: 'indented',
-        // Docstrings as the scorer rates them (prune/docstrings.ts): lowered, the tuning set's
+        // Docstrings as the scorer rates them (prune/documentation.ts): lowered, the tuning set's
         // task_aware_mig went 0.753 / 0.587 → 0.751 / 0.581 at ¼ / ⅛, where pruning's cases gained.
         // Nor raised for a goal about the documentation (not measured on compaction's sets).
         tuning: { docstringWeight: 0, docsQueryWeight: 0 },

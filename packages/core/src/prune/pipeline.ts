@@ -18,7 +18,7 @@ import { STEP_LINES } from '../util/steps.js';
 import { evidenceValue, type Selection, type SelectionContext } from './budget.js';
 import { checkpoint } from './checkpoint.js';
 import { withReportClues } from './clues.js';
-import { weighDocumentation } from './docstrings.js';
+import { weighDocumentation } from './documentation.js';
 import { explainLines, lazyLines } from './explain.js';
 import { fitBestLineFirst, fitVerified, keepsEvidence } from './fit-verified.js';
 import { unnamedImports } from './imports.js';

@@ -25,9 +25,9 @@ export interface PruneTuning {
   maxWholeSpan?: number;
   /** Weight of a bug report's clues on the semantic keep emission, in spreads (default prune/clues.ts CLUE_WEIGHT; 0 = off). */
   clueWeight?: number;
-  /** How many spreads of each rubric's margin a Python docstring line's keep emission loses (default prune/docstrings.ts DOCSTRING_WEIGHT; 0 = off). */
+  /** How many spreads of each rubric's margin a Python docstring line's keep emission loses (default prune/documentation.ts DOCSTRING_WEIGHT; 0 = off). */
   docstringWeight?: number;
-  /** How many spreads comments and docstrings gain when the query's subject speaks of documentation (default prune/docstrings.ts DOCS_QUERY_WEIGHT; 0 = off). */
+  /** How many spreads comments and docstrings gain when the query's subject speaks of documentation (default prune/documentation.ts DOCS_QUERY_WEIGHT; 0 = off). */
   docsQueryWeight?: number;
   /** The packer ranks units by value / cost^costExponent (default prune/budget.ts COST_EXPONENT). */
   costExponent?: number;

@@ -25,7 +25,7 @@ describe('imports are evidence only when the query names them', { timeout: 60_00
         // With the model (the playground's default engine), only what the kept code needs: was 6 of 14 at 8×.
         if (scorer === 'auto') expect(imports.length).toBeLessThanOrEqual(2);
         // Where the HTTP-date parsing is missing is kept: backoff(), lines 98-103; at 8× the model's
-        // pipeline leaves out its docstring (line 100; docstrings weigh less, prune/docstrings.ts).
+        // pipeline leaves out its docstring (line 100; docstrings weigh less, prune/documentation.ts).
         for (let n = 98; n <= 103; n++) if (!(n === 100 && scorer === 'auto' && ratio === 8)) expect(r.keptLines, `line ${n}`).toContain(n);
         // At 4× the Retry-After call site in get() fits too (at 8×, 133 tokens, backoff() alone does).
         if (ratio === 4) expect(lines[120 - 1]).toContain('response.headers.get("Retry-After")');

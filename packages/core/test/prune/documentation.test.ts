@@ -1,6 +1,6 @@
 /**
- * Python docstrings weigh less than code (prune/docstrings.ts): which statements are docstrings,
- * and that lowering them leaves every other emission as it was.
+ * Documentation against code (prune/documentation.ts): which lines are docstrings and comments,
+ * which queries are about them, and that lowering or raising them leaves every other emission as it was.
  */
 import { describe, expect, it } from 'vitest';
 import type { RubricEmissions } from '../../src/crf/rubrics.js';
@@ -11,7 +11,7 @@ import {
   weighDocumentation,
   withDocstringsLowered,
   withDocumentationRaised,
-} from '../../src/prune/docstrings.js';
+} from '../../src/prune/documentation.js';
 import { prune } from '../../src/prune/pipeline.js';
 import { analyze, splitLines } from '../../src/syntax/index.js';
 
