@@ -29,8 +29,9 @@ export const DOCSTRING_WEIGHT = 1;
  * parameter types for Nested field in docs", "Fix typo in docstring") edits the docstrings, so
  * they are not lowered but raised. "comment" and "description" are not among them: their cases
  * lost with the docstrings left as they were, and `description` is as often a field of the code.
+ * A word in code form is not one of them either: `document.body`, `minidom.Document`.
  */
-const ABOUT_DOCS = /\b(?:docs?|docstrings?|documentation|documented|document|typos?|spelling|grammar|wording|rst|sphinx)\b/i;
+const ABOUT_DOCS = /(?<![\w.])(?:docs?|docstrings?|documentation|documented|document|typos?|spelling|grammar|wording|rst|sphinx)\b(?!\.\w)/i;
 
 /**
  * Whether a query's subject (its first non-blank line: a commit's summary, an issue's title)

@@ -121,6 +121,8 @@ describe('queryAboutDocs', () => {
       'Add a comment explaining the cache',
       'Set the field description from the schema',
       'Parse documents lazily',
+      'Move focus back to document.body when the element is removed',
+      'Parse XML into a :class:`~xml.dom.minidom.Document` object',
       '',
     ])
       expect(queryAboutDocs(q), q).toBe(false);
