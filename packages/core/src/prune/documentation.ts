@@ -14,6 +14,7 @@
  */
 import { marginSpread, type RubricEmissions } from '../crf/rubrics.js';
 import { type FileStructure, type LanguageId, LineKind } from '../syntax/types.js';
+import type { PruneTuning } from './types.js';
 
 /**
  * How many spreads of each rubric's margin a docstring line's keep emission loses. Chosen on every
@@ -134,7 +135,7 @@ export function weighDocumentation(
   lines: readonly string[],
   st: FileStructure,
   language: LanguageId | null,
-  weights: { docstringWeight?: number; docsQueryWeight?: number } = {},
+  weights: Pick<PruneTuning, 'docstringWeight' | 'docsQueryWeight'> = {},
 ): RubricEmissions {
   return queryAboutDocs(query)
     ? withDocumentationRaised(r, lines, st, language, weights.docsQueryWeight ?? DOCS_QUERY_WEIGHT)
