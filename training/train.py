@@ -198,6 +198,8 @@ def main():
     ap.add_argument('--token-dim', type=int, default=48)
     ap.add_argument('--init-words', default=None, help='with tokens: start the embeddings from a word table (pretrain_words.py)')
     ap.add_argument('--smoke', action='store_true', help='validate on the training data (pipeline check only)')
+    ap.add_argument('--train-repos', nargs='*', default=None,
+                    help='train on these repositories only (of the train split): the data ablations of MODEL_CARD.md')
     args = ap.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
@@ -209,6 +211,10 @@ def main():
         TK = None
     split = dict(REPOS)
     train = [e for e in exs if split.get(e['repo'], 'train') == 'train']
+    if args.train_repos is not None:
+        unknown = set(args.train_repos) - {e['repo'] for e in train}
+        assert not unknown, f'--train-repos: not in the training split of this dataset: {sorted(unknown)}'
+        train = [e for e in train if e['repo'] in set(args.train_repos)]
     val = [e for e in exs if split.get(e['repo']) == 'val']
     if args.smoke:
         val = train[:50]
