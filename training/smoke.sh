@@ -33,6 +33,13 @@ $PY training/export.py --work "$WORK" --checkpoint "$WORK/model/best.pt" --out "
     --features-fixture "$FIX"
 CTXPRUNE_PARITY_MODEL="$WORK/smoke.onnx" CTXPRUNE_PARITY_REFERENCE="$WORK/parity/torch-outputs.json" \
     npx vitest run packages/core/test/runtime/parity.test.ts
+# recover_checkpoint.py: the shipped graph and the one just exported give back checkpoints that
+# reproduce their own reference outputs; recovered against another model's reference, it fails.
+$PY training/recover_checkpoint.py --out "$WORK/shipped.pt"
+$PY training/recover_checkpoint.py --model "$WORK/smoke.onnx" --parity "$WORK/parity" --out "$WORK/recovered.pt"
+if $PY training/recover_checkpoint.py --model "$WORK/smoke.onnx" --out "$WORK/wrong.pt" 2>/dev/null; then
+  echo "recover_checkpoint.py: a model passed another model's parity reference" >&2; exit 1
+fi
 # The token-reading experiment (build_dataset.mjs --tokens, train.py's TokenInteraction; not exported,
 # MODEL_CARD.md): its dataset and a few training steps, so that the recorded commands keep running.
 TOK="$WORK/tokens"
