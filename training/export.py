@@ -58,6 +58,17 @@ class Exported(torch.nn.Module):
         return sem, dep, gate, doc, crf, info
 
 
+def reference_outputs(wrapped: Exported, features_path: str, n_features: int) -> dict:
+    """The graph's outputs in torch on a feature file: the parity reference (torch-outputs.json)."""
+    x = torch.from_numpy(np.fromfile(features_path, dtype=np.float32).reshape(1, -1, n_features))
+    with torch.no_grad():
+        sem, dep, gate, doc, crf, info = wrapped(x)
+    return {'n': int(x.shape[1]), 'f': n_features,
+            'semantic': sem[0].reshape(-1).tolist(), 'dependency': dep[0].reshape(-1).tolist(),
+            'gate': gate[0].reshape(-1).tolist(), 'doc': float(doc[0]), 'crf': crf.reshape(-1).tolist(),
+            'info': info.tolist()}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--work', default=default_work(), help='work folder (default: $CTXPRUNE_TRAIN_DIR, else data/train)')
@@ -124,21 +135,14 @@ def main():
     # Torch reference outputs on the committed feature fixture, for the Node parity test.
     fx = os.path.join(args.features_fixture, 'features.f32')
     if args.parity and os.path.exists(fx):
-        F = len(names)
-        x = torch.from_numpy(np.fromfile(fx, dtype=np.float32).reshape(1, -1, F))
-        with torch.no_grad():
-            sem, dep, gate, doc, crf, info = wrapped(x)
         os.makedirs(args.parity, exist_ok=True)
-        ref = {'n': int(x.shape[1]), 'f': F,
-               'semantic': sem[0].reshape(-1).tolist(), 'dependency': dep[0].reshape(-1).tolist(),
-               'gate': gate[0].reshape(-1).tolist(), 'doc': float(doc[0]), 'crf': crf.reshape(-1).tolist(),
-               'info': info.tolist()}
+        ref = reference_outputs(wrapped, fx, len(names))
         with open(os.path.join(args.parity, 'torch-outputs.json'), 'w') as f:
             json.dump(ref, f)
         # The input beside the outputs: the parity test reads both from one folder, so a later change
         # of the feature code (the features fixture) cannot part the reference from its input.
         shutil.copyfile(fx, os.path.join(args.parity, 'features.f32'))
-        print(f'parity reference: {x.shape[1]} lines')
+        print(f'parity reference: {ref["n"]} lines')
 
 
 if __name__ == '__main__':

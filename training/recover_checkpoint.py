@@ -24,6 +24,7 @@ import onnx.numpy_helper as nh
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from export import Exported, reference_outputs  # noqa: E402
 from model import LineScorer  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,17 +32,13 @@ ROOT = os.path.join(HERE, '..')
 
 
 def recover(path: str) -> LineScorer:
-    proto = onnx.load(path)
-    graph = proto.graph
-    props = {p.key: p.value for p in proto.metadata_props}
-    if props.get('ctxprune.members', '1') != '1':
-        raise SystemExit(f'{path}: an ensemble of {props["ctxprune.members"]} models; recover one member at a time from its own export')
+    graph = onnx.load(path).graph
     inits = {i.name: nh.to_array(i) for i in graph.initializer}
     consts = {n.output[0]: nh.to_array(a.t) for n in graph.node if n.op_type == 'Constant' for a in n.attribute if a.name == 'value'}
     # The module's prefix: `m.` in the shipped graph, `members.0.` since export.py took ensembles.
     prefixes = [k[:-len('proj.bias')] for k in inits if k.endswith('proj.bias')]
     if len(prefixes) != 1:
-        raise SystemExit(f'{path}: expected one model in the graph, found {len(prefixes)}')
+        raise SystemExit(f'{path}: expected one model in the graph, found {len(prefixes)} (an ensemble: recover each member from its own export)')
     pre = prefixes[0]
     model = LineScorer(inits[pre + 'mu'].shape[0], d=inits[pre + 'proj.bias'].shape[0])
     want = model.state_dict()
@@ -74,12 +71,9 @@ def recover(path: str) -> LineScorer:
 def check_parity(model: LineScorer, folder: str) -> float:
     """Largest absolute difference from the reference outputs export.py wrote in `folder`."""
     ref = json.load(open(os.path.join(folder, 'torch-outputs.json')))
-    x = torch.from_numpy(np.fromfile(os.path.join(folder, 'features.f32'), dtype=np.float32).reshape(1, ref['n'], ref['f']))
-    with torch.no_grad():
-        sem, dep, gate, doc = model(x)
-    got = {'semantic': sem[0].reshape(-1), 'dependency': dep[0].reshape(-1), 'gate': gate[0].reshape(-1),
-           'doc': torch.sigmoid(doc).reshape(-1), 'crf': model.crf_table().reshape(-1)}
-    return max(float((got[k] - torch.tensor(ref[k], dtype=torch.float32).reshape(-1)).abs().max()) for k in got)
+    got = reference_outputs(Exported([model], int(ref['info'][1])), os.path.join(folder, 'features.f32'), ref['f'])
+    return max(float(np.abs(np.asarray(got[k], dtype=np.float64) - np.asarray(ref[k], dtype=np.float64)).max())
+               for k in ('semantic', 'dependency', 'gate', 'doc', 'crf', 'info'))
 
 
 def main():

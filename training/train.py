@@ -213,7 +213,8 @@ def main():
     train = [e for e in exs if split.get(e['repo'], 'train') == 'train']
     if args.train_repos is not None:
         unknown = set(args.train_repos) - {e['repo'] for e in train}
-        assert not unknown, f'--train-repos: not in the training split of this dataset: {sorted(unknown)}'
+        if unknown:
+            ap.error(f'--train-repos: not in the training split of this dataset: {sorted(unknown)}')
         train = [e for e in train if e['repo'] in set(args.train_repos)]
     val = [e for e in exs if split.get(e['repo']) == 'val']
     if args.smoke:
